@@ -1,0 +1,17 @@
+import ArgumentParser
+import MemoryPressure
+
+/// The `mempressure` command: who dies next, and why.
+@main
+struct Mempressure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mempressure",
+        abstract: "A memory-pressure and purge policy engine: warn, purge, and pick who dies next.",
+        discussion: """
+            Exit codes: 0 success, 64 bad usage, 65 malformed input, 66 input not found or \
+            unreadable, 74 output not writable.
+            """,
+        version: MemoryPressureVersion.current,
+        subcommands: []
+    )
+}
