@@ -26,6 +26,8 @@ extension IndexedHeap {
             try withUnsafeTemporaryAllocation(of: _Node.self, capacity: capacity) { frontierStorage in
                 // The frontier holds (priority, position-as-slot) pairs so comparisons stay local.
                 var frontier = _Frontier(storage: frontierStorage.baseAddress!)
+                // Also on a throw from `body`: the scratch space must not keep priorities alive.
+                defer { frontier.deinitializeAll() }
                 frontier.push(_Node(priority: nodes[0].priority, slot: 0))
                 var reported = 0
                 while reported < wanted {
@@ -41,7 +43,6 @@ extension IndexedHeap {
                         child &+= 1
                     }
                 }
-                frontier.deinitializeAll()
             }
         }
     }
