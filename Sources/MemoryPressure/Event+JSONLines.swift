@@ -1,0 +1,59 @@
+// The event log's JSON Lines form (DESIGN.md, "Event log"): fixed key order, integer bytes, so the
+// same log always serialises to the same bytes.
+
+extension Event {
+    /// This event as one line of JSON (without the newline), in the contract's key order.
+    ///
+    /// - Complexity: O(length of the line)
+    public var jsonLine: String {
+        var line = "{\"t\":" + Self.json(time)
+        switch kind {
+        case .callback(let app, let name, let level):
+            line += ",\"type\":\"callback\",\"app\":" + Self.json(app.rawValue) + ",\"name\":\"\(name.rawValue)\""
+            if let level { line += ",\"level\":\(level)" }
+        case .viewCallback(let app, let view, let name):
+            line += ",\"type\":\"viewCallback\",\"app\":" + Self.json(app.rawValue) + ",\"view\":" + Self.json(view)
+            line += ",\"name\":\"\(name.rawValue)\""
+        case .state(let app, let from, let to):
+            line += ",\"type\":\"state\",\"app\":" + Self.json(app.rawValue)
+            line += ",\"from\":\"\(from.rawValue)\",\"to\":\"\(to.rawValue)\""
+        case .level(let from, let to, let free):
+            line += ",\"type\":\"level\",\"from\":\"\(from.name)\",\"to\":\"\(to.name)\",\"free\":\(free.value)"
+        case .purge(let app, let what, let freed):
+            line += ",\"type\":\"purge\",\"app\":" + Self.json(app.rawValue)
+            line += ",\"what\":\"\(what.rawValue)\",\"freed\":\(freed.value)"
+        case .kill(let app, let state, let reason, let notice, let freed):
+            line += ",\"type\":\"kill\",\"app\":" + Self.json(app.rawValue) + ",\"state\":\"\(state.rawValue)\""
+            line += ",\"reason\":" + Self.json(reason) + ",\"notice\":\"\(notice.rawValue)\",\"freed\":\(freed.value)"
+        case .notification(let app, let name, let count):
+            line += ",\"type\":\"notification\",\"app\":" + Self.json(app.rawValue) + ",\"name\":" + Self.json(name)
+            line += ",\"count\":\(count)"
+        }
+        return line + "}"
+    }
+
+    /// A time as a JSON number: an integer when whole (`5`), otherwise the shortest decimal (`2.5`).
+    static func json(_ time: Double) -> String {
+        if time == time.rounded(), abs(time) < 1e15 { return String(Int64(time)) }
+        return String(time)
+    }
+
+    /// A JSON string literal with the required escapes.
+    public static func json(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,80 @@
+/// One entry of the event log: everything the engine did, in order, stamped with the caller's time.
+public struct Event: Sendable, Hashable {
+    /// The time, in seconds, the caller gave for the action that caused this event.
+    public var time: Double
+    /// What happened.
+    public var kind: Kind
+
+    /// An event at `time`.
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// An app-delegate callback was delivered. `level` is set for `didReceiveMemoryWarning`.
+        case callback(app: AppID, name: Callback, level: Int?)
+        /// A view-controller callback was delivered.
+        case viewCallback(app: AppID, view: String, name: ViewCallback)
+        /// An app changed state.
+        case state(app: AppID, from: AppState, to: AppState)
+        /// The pressure level changed; `free` is the free memory that caused it.
+        case level(from: PressureLevel, to: PressureLevel, free: Bytes)
+        /// Memory was released without killing.
+        case purge(app: AppID, what: PurgeKind, freed: Bytes)
+        /// An app was killed.
+        case kill(app: AppID, state: AppState, reason: String, notice: KillNotice, freed: Bytes)
+        /// System notifications that arrived while the app was suspended, delivered on resume;
+        /// `count` is how many were coalesced into this one.
+        case notification(app: AppID, name: String, count: Int)
+    }
+
+    /// The app-delegate callbacks (DESIGN.md).
+    public enum Callback: String, Sendable, Hashable, CaseIterable {
+        /// A cold launch finished.
+        case didFinishLaunching
+        /// The app became active.
+        case didBecomeActive
+        /// The app is about to stop being active.
+        case willResignActive
+        /// The app moved to the background.
+        case didEnterBackground
+        /// The app is about to come back to the foreground.
+        case willEnterForeground
+        /// The app is about to be terminated.
+        case willTerminate
+        /// A level-1 or level-2 memory warning.
+        case didReceiveMemoryWarning
+    }
+
+    /// The view-controller callbacks (DESIGN.md).
+    public enum ViewCallback: String, Sendable, Hashable, CaseIterable {
+        /// A memory warning.
+        case didReceiveMemoryWarning
+        /// The view was released.
+        case viewDidUnload
+        /// The view was loaded (again).
+        case viewDidLoad
+    }
+
+    /// What a purge released.
+    public enum PurgeKind: String, Sendable, Hashable, CaseIterable {
+        /// The app's loaded offscreen views (after its view controllers' warnings).
+        case offscreenViews
+        /// The app's registered purgeable caches.
+        case purgeableCaches
+        /// Memory the app's own warning handlers released beyond the defaults.
+        case handlerReleased
+        /// A suspended app's offscreen views and caches, dropped by the system with no callback.
+        case suspendedOffscreenViews
+    }
+
+    /// What a killed app was told.
+    public enum KillNotice: String, Sendable, Hashable, CaseIterable {
+        /// Nothing: it was suspended (or killed outright).
+        case none
+        /// `willTerminate`: it was executing.
+        case willTerminate
+    }
+}

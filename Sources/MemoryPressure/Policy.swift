@@ -1,0 +1,234 @@
+/// A low-memory policy: when memory counts as short, whom to warn, what to purge, and whom to
+/// kill in which order. Policies are data (`policies/*.yaml`); ``Policy/ios4`` is the default.
+public struct Policy: Sendable, Hashable {
+    /// The policy's short name, such as `ios4` or `linux-oom`.
+    public var name: String
+    /// One line on the behaviour it reproduces.
+    public var summary: String
+    /// The free-memory thresholds of each level, with hysteresis.
+    public var thresholds: PressureThresholds
+    /// Who is warned on entering each level (levels not listed warn nobody).
+    public var warnings: [PressureLevel: WarningAudience]
+    /// What is purged on entering each level (levels not listed purge nothing).
+    public var purges: [PressureLevel: PurgeActions]
+    /// When kills start and how much free memory they restore.
+    public var kills: KillRule
+    /// The kill bands, killed first to last: an app belongs to the first band that matches it.
+    /// Apps that match no band are never killed.
+    public var bands: [Band]
+    /// Apps that are never killed, with the reason.
+    public var protections: [Protection]
+    /// Name patterns that make an app a likelier (positive score) or less likely (negative) victim.
+    public var preferences: [NamePreference]
+
+    /// A policy from its parts; see each property for its meaning.
+    public init(
+        name: String,
+        summary: String,
+        thresholds: PressureThresholds,
+        warnings: [PressureLevel: WarningAudience],
+        purges: [PressureLevel: PurgeActions],
+        kills: KillRule,
+        bands: [Band],
+        protections: [Protection] = [],
+        preferences: [NamePreference] = []
+    ) {
+        self.name = name
+        self.summary = summary
+        self.thresholds = thresholds
+        self.warnings = warnings
+        self.purges = purges
+        self.kills = kills
+        self.bands = bands
+        self.protections = protections
+        self.preferences = preferences
+    }
+}
+
+/// The enter and clear thresholds of one pressure level: the level is entered when free memory
+/// falls below `enter` and left when it rises above `clear` (which must be higher).
+public struct LevelThreshold: Sendable, Hashable {
+    /// Free memory below which the level is entered.
+    public var enter: MemoryAmount
+    /// Free memory above which the level is left.
+    public var clear: MemoryAmount
+
+    /// A threshold pair.
+    public init(enter: MemoryAmount, clear: MemoryAmount) {
+        self.enter = enter
+        self.clear = clear
+    }
+}
+
+/// The thresholds of the three levels above normal.
+public struct PressureThresholds: Sendable, Hashable {
+    /// Level 1.
+    public var warning: LevelThreshold
+    /// Level 2.
+    public var urgent: LevelThreshold
+    /// The last level.
+    public var critical: LevelThreshold
+
+    /// Thresholds for the three levels.
+    public init(warning: LevelThreshold, urgent: LevelThreshold, critical: LevelThreshold) {
+        self.warning = warning
+        self.urgent = urgent
+        self.critical = critical
+    }
+
+    /// The threshold of `level` (which must not be ``PressureLevel/normal``).
+    public subscript(level: PressureLevel) -> LevelThreshold {
+        switch level {
+        case .normal: preconditionFailure("the normal level has no threshold")
+        case .warning: warning
+        case .urgent: urgent
+        case .critical: critical
+        }
+    }
+}
+
+/// The apps that receive a memory warning.
+public enum WarningAudience: String, Sendable, Hashable, CaseIterable {
+    /// Nobody.
+    case none
+    /// The foreground app only.
+    case foreground
+    /// Apps executing in the background only.
+    case backgroundRunning
+    /// Every executing app: the foreground app and apps executing in the background. Suspended
+    /// apps are never warned.
+    case running
+
+    /// Whether an app in `state` is in this audience.
+    public func includes(_ state: AppState) -> Bool {
+        switch self {
+        case .none: false
+        case .foreground: state.isForeground
+        case .backgroundRunning: state == .background
+        case .running: state.isExecuting
+        }
+    }
+}
+
+/// What a level's purge releases.
+public struct PurgeActions: OptionSet, Sendable, Hashable {
+    /// The bits.
+    public var rawValue: UInt8
+    /// A set from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Warned apps' view controllers release their loaded offscreen views (`viewDidUnload`).
+    public static let offscreenViews = PurgeActions(rawValue: 1)
+    /// Warned apps' registered purgeable caches release their bytes.
+    public static let purgeableCaches = PurgeActions(rawValue: 2)
+    /// The system drops suspended apps' offscreen views (and purgeable caches) with no callback.
+    public static let suspendedOffscreenViews = PurgeActions(rawValue: 4)
+}
+
+/// When kills happen and when they stop.
+public struct KillRule: Sendable, Hashable {
+    /// Kills happen only at this level or above, after that level's warnings and purges.
+    public var startLevel: PressureLevel
+    /// Kills stop as soon as free memory is back at or above this amount.
+    public var target: MemoryAmount
+    /// Whether a foreground app may be killed only after it ignored both the level-1 and the
+    /// level-2 warning (the iOS rule); otherwise it is killed in its band's turn.
+    public var foregroundNeedsIgnoredWarnings: Bool
+
+    /// A kill rule.
+    public init(startLevel: PressureLevel, target: MemoryAmount, foregroundNeedsIgnoredWarnings: Bool) {
+        self.startLevel = startLevel
+        self.target = target
+        self.foregroundNeedsIgnoredWarnings = foregroundNeedsIgnoredWarnings
+    }
+}
+
+/// A kill band: the apps it matches, the order inside it, and the reason a kill from it gives.
+public struct Band: Sendable, Hashable {
+    /// The band's name, such as `suspended` or `cached`.
+    public var name: String
+    /// Which apps belong to it.
+    public var match: AppMatch
+    /// The order of victims inside the band.
+    public var order: BandOrder
+    /// The reason a kill from this band states, such as "heaviest suspended app".
+    public var reason: String
+
+    /// A band.
+    public init(name: String, match: AppMatch, order: BandOrder, reason: String) {
+        self.name = name
+        self.match = match
+        self.order = order
+        self.reason = reason
+    }
+}
+
+/// The order of victims inside a band.
+public enum BandOrder: String, Sendable, Hashable, CaseIterable {
+    /// The app with the largest footprint first.
+    case largestFirst
+    /// The app that was frontmost longest ago first.
+    case leastRecentlyUsed
+    /// The app that entered the band first, first.
+    case firstInFirstOut
+    /// The highest `footprint + swap + pageTables + oomScoreAdj × total / 1000` first (Linux `oom_badness`).
+    case badness
+}
+
+/// A condition on an app; every field that is set must hold.
+public struct AppMatch: Sendable, Hashable {
+    /// The app is in one of these states.
+    public var states: Set<AppState>?
+    /// The app declares a background mode (`true`) or declares none (`false`).
+    public var hasBackgroundMode: Bool?
+    /// The app's `oomScoreAdj` is in this range.
+    public var oomScoreAdj: ClosedRange<Int>?
+    /// The app's explicit priority is in this range.
+    public var priority: ClosedRange<Int>?
+    /// The app's id matches one of these regular expressions (anywhere in the id).
+    public var names: [String]?
+
+    /// A condition; `nil` fields are not checked.
+    public init(
+        states: Set<AppState>? = nil,
+        hasBackgroundMode: Bool? = nil,
+        oomScoreAdj: ClosedRange<Int>? = nil,
+        priority: ClosedRange<Int>? = nil,
+        names: [String]? = nil
+    ) {
+        self.states = states
+        self.hasBackgroundMode = hasBackgroundMode
+        self.oomScoreAdj = oomScoreAdj
+        self.priority = priority
+        self.names = names
+    }
+}
+
+/// Apps a policy never kills, and why.
+public struct Protection: Sendable, Hashable {
+    /// Which apps are protected.
+    public var match: AppMatch
+    /// Why, in words a person understands ("oom_score_adj -1000: unkillable").
+    public var reason: String
+
+    /// A protection.
+    public init(match: AppMatch, reason: String) {
+        self.match = match
+        self.reason = reason
+    }
+}
+
+/// A name pattern that moves an app up (positive score) or down (negative) the kill order inside
+/// its band, as earlyoom's `--prefer` and `--avoid` do.
+public struct NamePreference: Sendable, Hashable {
+    /// A regular expression matched anywhere in the app's id.
+    public var pattern: String
+    /// Added to the app's ordering score (earlyoom uses +300 and −300).
+    public var score: Int
+
+    /// A preference.
+    public init(pattern: String, score: Int) {
+        self.pattern = pattern
+        self.score = score
+    }
+}

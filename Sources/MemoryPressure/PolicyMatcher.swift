@@ -1,0 +1,72 @@
+/// A policy's bands, protections and preferences with their name patterns compiled, ready to
+/// classify apps.
+struct PolicyMatcher {
+    /// The attributes of an app that matching looks at.
+    struct Subject {
+        var id: AppID
+        var backgroundModes: BackgroundModes
+        var oomScoreAdj: Int
+        var priority: Int?
+    }
+
+    let policy: Policy
+    /// Compiled patterns, by pattern text.
+    private let patterns: [String: Regex<AnyRegexOutput>]
+
+    init(policy: Policy) throws(EngineError) {
+        self.policy = policy
+        var texts: [String] = []
+        for band in policy.bands { texts += band.match.names ?? [] }
+        for protection in policy.protections { texts += protection.match.names ?? [] }
+        texts += policy.preferences.map(\.pattern)
+        var compiled: [String: Regex<AnyRegexOutput>] = [:]
+        for text in texts where compiled[text] == nil {
+            do {
+                compiled[text] = try Regex(text)
+            } catch {
+                throw .invalidPattern(text)
+            }
+        }
+        patterns = compiled
+    }
+
+    /// Whether `pattern` matches anywhere in `id`.
+    func matches(_ pattern: String, _ id: AppID) -> Bool {
+        guard let regex = patterns[pattern] else { return false }
+        return id.rawValue.contains(regex)
+    }
+
+    /// Whether `subject` in `state` satisfies `match`.
+    func matches(_ match: AppMatch, _ subject: Subject, state: AppState) -> Bool {
+        if let states = match.states, !states.contains(state) { return false }
+        if let wantsMode = match.hasBackgroundMode, wantsMode == subject.backgroundModes.isEmpty { return false }
+        if let range = match.oomScoreAdj, !range.contains(subject.oomScoreAdj) { return false }
+        if let range = match.priority {
+            guard let priority = subject.priority, range.contains(priority) else { return false }
+        }
+        if let names = match.names, !names.contains(where: { matches($0, subject.id) }) { return false }
+        return true
+    }
+
+    /// The protection that covers `subject` in `state`, if any.
+    func protection(for subject: Subject, state: AppState) -> Protection? {
+        policy.protections.first { matches($0.match, subject, state: state) }
+    }
+
+    /// The band of `subject` in each resident state (``BandTable/none`` when protected or unbanded).
+    func bandTable(for subject: Subject) -> BandTable {
+        var table = BandTable()
+        for state in AppState.allCases where state.isResident {
+            guard protection(for: subject, state: state) == nil else { continue }
+            if let band = policy.bands.firstIndex(where: { matches($0.match, subject, state: state) }) {
+                table[state] = UInt8(band)
+            }
+        }
+        return table
+    }
+
+    /// The sum of the scores of every preference whose pattern matches `id`.
+    func preferenceScore(for id: AppID) -> Int {
+        policy.preferences.reduce(0) { $0 + (matches($1.pattern, id) ? $1.score : 0) }
+    }
+}

@@ -1,0 +1,357 @@
+// The app lifecycle (DESIGN.md, "The app lifecycle"): every action, with its callbacks in order.
+//
+// Callbacks named "will…" are logged before the state change they announce, "did…" after it.
+
+extension PressureEngine {
+    /// Applies `action` at `time` (seconds, never earlier than the previous action's time), then
+    /// re-evaluates memory pressure: warnings, purges and kills follow as the policy says. The
+    /// resulting events are appended to the log (see ``takeEvents()``).
+    ///
+    /// Background tasks that end before `time` expire first, at their own times. If the action is
+    /// impossible (resuming an app that is not running, launching one twice…) it throws and
+    /// changes nothing beyond those expiries.
+    ///
+    /// - Complexity: O(log n) for lifecycle and memory changes; O(n) when a level is entered
+    ///   (every running app is warned) plus O(k log n) for k kills.
+    public func apply(_ action: Action, at time: Double) throws(EngineError) {
+        guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
+        expireBackgroundTasks(through: time)
+        now = time
+        try perform(action)
+        evaluatePressure()
+    }
+
+    private func perform(_ action: Action) throws(EngineError) {
+        switch action {
+        case .launch(let launch):
+            if let index = indexByID[launch.id], apps[Int(index)].state.isResident {
+                throw .alreadyRunning(launch.id, state: apps[Int(index)].state)
+            }
+            try open(launch)
+        case .open(let launch):
+            try open(launch)
+        case .home:
+            guard !isLocked else { throw .deviceLocked(action: "press Home") }
+            if let current = foreground { leaveForeground(current) }
+        case .interrupt:
+            isInterrupted = true
+            if let current = foreground, apps[current].state == .active { resignActive(current) }
+        case .interruptEnd(let answered):
+            guard isInterrupted else { throw .noInterruption }
+            isInterrupted = false
+            guard let current = foreground else { return }
+            if answered {
+                leaveForeground(current)
+            } else if !isLocked {
+                becomeActive(current)
+            }
+        case .lock:
+            isLocked = true
+            if let current = foreground, apps[current].state == .active { resignActive(current) }
+        case .unlock:
+            isLocked = false
+            if let current = foreground, !isInterrupted { becomeActive(current) }
+        case .allocate(let app, let bytes, let purgeable):
+            let index = try executingApp(app)
+            guard bytes.value >= 0 else { throw .negativeSize("allocate bytes") }
+            if purgeable { apps[index].purgeable += bytes.value } else { apps[index].base += bytes.value }
+            charge(index, bytes.value)
+        case .free(let app, let bytes, let purgeable):
+            let index = try executingApp(app)
+            guard bytes.value >= 0 else { throw .negativeSize("free bytes") }
+            let held = purgeable ? apps[index].purgeable : apps[index].base
+            guard bytes.value <= held else { throw .freesMoreThanHeld(app, requested: bytes, held: Bytes(held)) }
+            if purgeable { apps[index].purgeable -= bytes.value } else { apps[index].base -= bytes.value }
+            charge(index, -bytes.value)
+        case .showView(let app, let view, let bytes):
+            try showView(view, of: try executingApp(app), bytes: bytes)
+        case .hideView(let app, let view):
+            let index = try executingApp(app)
+            guard let position = apps[index].views.firstIndex(where: { $0.name == view }) else {
+                throw .unknownView(app, view: view)
+            }
+            let record = apps[index].views[position]
+            if record.isLoaded && record.isOnscreen {
+                apps[index].views[position].isOnscreen = false
+                apps[index].onscreenView -= record.bytes
+                apps[index].viewCaches += record.bytes
+            }
+        case .beginBackgroundTask(let app, let seconds):
+            let index = try executingApp(app)
+            guard seconds >= 0 else { throw .negativeSize("background task seconds") }
+            scheduleTask(index, expiry: Swift.max(apps[index].taskExpiry, now + seconds))
+        case .userKill(let app):
+            let index = try self.index(of: app)
+            switch apps[index].state {
+            case .notRunning: throw .notRunning(app)
+            case .active, .inactive: throw .cannotKillForeground(app)
+            case .background:
+                callback(index, .willTerminate)
+                terminate(index)
+            case .suspended:
+                terminate(index)
+            }
+        case .notify(let name):
+            for index in apps.indices {
+                switch apps[index].state {
+                case .notRunning: continue
+                case .suspended: enqueueNotification(name, for: index)
+                case .active, .inactive, .background:
+                    log(.notification(app: apps[index].id, name: name, count: 1))
+                }
+            }
+        case .tick:
+            break
+        }
+    }
+
+    /// The index of `app`, which must be executing (active, inactive or background).
+    private func executingApp(_ app: AppID) throws(EngineError) -> Int {
+        let index = try index(of: app)
+        guard apps[index].state.isExecuting else { throw .notRunning(app) }
+        return index
+    }
+
+    /// Brings `launch.id` to the foreground: cold launch if not running, warm resume otherwise.
+    private func open(_ launch: AppLaunch) throws(EngineError) {
+        guard !isLocked else { throw .deviceLocked(action: "open \(launch.id)") }
+        let existing = indexByID[launch.id].map(Int.init)
+        if let existing, existing == foreground { throw .alreadyForeground(launch.id) }
+        let isCold = existing.map { !apps[$0].state.isResident } ?? true
+        if isCold { try validate(launch) }
+        if existing == nil && apps.count >= Self.maximumApps { throw .tooManyApps(limit: Self.maximumApps) }
+        isInterrupted = false
+        if let current = foreground { leaveForeground(current) }
+        let index: Int
+        if let existing { index = existing } else { index = try register(launch.id) }
+        if isCold {
+            coldLaunch(index, launch)
+        } else {
+            warmResume(index)
+        }
+    }
+
+    private func validate(_ launch: AppLaunch) throws(EngineError) {
+        guard launch.footprint.value >= 0, launch.purgeable.value >= 0,
+            launch.views.allSatisfy({ $0.bytes.value >= 0 })
+        else { throw .negativeSize("footprint of \(launch.id)") }
+        let parts = launch.views.reduce(launch.purgeable.value) { $0 + $1.bytes.value }
+        guard parts <= launch.footprint.value else {
+            throw .footprintTooSmall(launch.id, footprint: launch.footprint, viewsAndCaches: Bytes(parts))
+        }
+    }
+
+    /// Adds a new app record for `id` and returns its index.
+    func register(_ id: AppID) throws(EngineError) -> Int {
+        guard apps.count < Self.maximumApps else { throw .tooManyApps(limit: Self.maximumApps) }
+        apps.append(AppRecord(id: id))
+        indexByID[id] = Int32(apps.count - 1)
+        return apps.count - 1
+    }
+
+    /// Sets the static attributes of app `index` from its launch and classifies it for the policy.
+    func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int, priority: Int?) {
+        apps[index].backgroundModes = backgroundModes
+        apps[index].oomScoreAdj = Int16(clamping: oomScoreAdj)
+        apps[index].priority = priority.map { Int32(clamping: $0) }
+        apps[index].bands = matcher.bandTable(for: subject(of: index))
+    }
+
+    private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
+        configure(index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
+        apps[index].exitsOnSuspend = launch.exitsOnSuspend
+        apps[index].ignoresWarnings = launch.ignoresWarnings
+        apps[index].views = launch.views.enumerated().map { position, view in
+            ViewRecord(name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: position == 0)
+        }
+        let onscreen = launch.views.first?.bytes.value ?? 0
+        let offscreen = launch.views.dropFirst().reduce(0) { $0 + $1.bytes.value }
+        apps[index].onscreenView = onscreen
+        apps[index].viewCaches = offscreen
+        apps[index].purgeable = launch.purgeable.value
+        apps[index].base = launch.footprint.value - onscreen - offscreen - launch.purgeable.value
+        apps[index].lastFrontmost = now
+        foreground = index
+        foregroundIgnored = 0
+        setState(index, .inactive)
+        accountant.charge(apps[index].footprint)
+        footprintChanged(index)
+        callback(index, .didFinishLaunching)
+        if !isInterrupted && !isLocked { becomeActive(index) }
+    }
+
+    private func warmResume(_ index: Int) {
+        callback(index, .willEnterForeground)
+        foreground = index
+        foregroundIgnored = 0
+        apps[index].lastFrontmost = now
+        setState(index, .inactive)
+        for pending in apps[index].pendingNotifications {
+            log(.notification(app: apps[index].id, name: pending.name, count: pending.count))
+        }
+        apps[index].pendingNotifications = []
+        becomeActive(index)
+    }
+
+    private func becomeActive(_ index: Int) {
+        guard apps[index].state == .inactive else { return }
+        setState(index, .active)
+        callback(index, .didBecomeActive)
+    }
+
+    private func resignActive(_ index: Int) {
+        callback(index, .willResignActive)
+        setState(index, .inactive)
+    }
+
+    /// Home, another app opened, or an answered interruption: the foreground app goes to the
+    /// background (or terminates, if it opted out of multitasking).
+    private func leaveForeground(_ index: Int) {
+        if apps[index].state == .active { resignActive(index) }
+        foreground = nil
+        foregroundIgnored = 0
+        apps[index].lastFrontmost = now
+        if apps[index].exitsOnSuspend {
+            callback(index, .willTerminate)
+            terminate(index)
+            return
+        }
+        setState(index, .background)
+        callback(index, .didEnterBackground)
+        suspendIfIdle(index)
+    }
+
+    /// Suspends a background app that has no background mode and no running task.
+    private func suspendIfIdle(_ index: Int) {
+        guard apps[index].state == .background, apps[index].backgroundModes.isEmpty,
+            apps[index].taskHandle == nil
+        else { return }
+        setState(index, .suspended)
+    }
+
+    /// Changes the state of app `index`, logs it, and moves it in the kill queue.
+    func setState(_ index: Int, _ state: AppState) {
+        let old = apps[index].state
+        guard old != state else { return }
+        let oldBand = old.isResident ? apps[index].bands[old] : BandTable.none
+        apps[index].state = state
+        log(.state(app: apps[index].id, from: old, to: state))
+        let newBand = state.isResident ? apps[index].bands[state] : BandTable.none
+        if newBand != oldBand {
+            bandSequence &+= 1
+            apps[index].bandEntry = bandSequence
+        }
+        syncKillQueue(index)
+    }
+
+    /// Delivers an app-delegate callback and logs it.
+    func callback(_ index: Int, _ name: Event.Callback) {
+        log(.callback(app: apps[index].id, name: name, level: nil))
+        guard let delegate = delegates[Int32(index)] else { return }
+        let id = apps[index].id
+        switch name {
+        case .didFinishLaunching: delegate.applicationDidFinishLaunching(id)
+        case .didBecomeActive: delegate.applicationDidBecomeActive(id)
+        case .willResignActive: delegate.applicationWillResignActive(id)
+        case .didEnterBackground: delegate.applicationDidEnterBackground(id)
+        case .willEnterForeground: delegate.applicationWillEnterForeground(id)
+        case .willTerminate: delegate.applicationWillTerminate(id)
+        case .didReceiveMemoryWarning: break
+        }
+    }
+
+    /// Takes app `index` out of memory: its footprint returns to the device, its views and tasks end.
+    func terminate(_ index: Int) {
+        accountant.charge(-apps[index].footprint)
+        apps[index].base = 0
+        apps[index].viewCaches = 0
+        apps[index].onscreenView = 0
+        apps[index].purgeable = 0
+        apps[index].views = []
+        apps[index].pendingNotifications = []
+        if let handle = apps[index].taskHandle {
+            taskQueue.remove(handle)
+            apps[index].taskHandle = nil
+        }
+        apps[index].taskExpiry = -.infinity
+        if foreground == index {
+            foreground = nil
+            foregroundIgnored = 0
+        }
+        setState(index, .notRunning)
+    }
+
+    /// Charges `delta` bytes to app `index` (whose parts were already changed by the caller).
+    @inline(__always)
+    func charge(_ index: Int, _ delta: Int64) {
+        accountant.charge(delta)
+        footprintChanged(index)
+    }
+
+    private func showView(_ view: String, of index: Int, bytes: Bytes?) throws(EngineError) {
+        var position = apps[index].views.firstIndex(where: { $0.name == view })
+        if position == nil {
+            guard let bytes, bytes.value >= 0 else { throw .unknownView(apps[index].id, view: view) }
+            apps[index].views.append(ViewRecord(name: view, bytes: bytes.value, isLoaded: false, isOnscreen: false))
+            position = apps[index].views.count - 1
+        }
+        let target = position!
+        if let current = apps[index].views.firstIndex(where: { $0.isOnscreen }), current != target {
+            apps[index].views[current].isOnscreen = false
+            if apps[index].views[current].isLoaded {
+                apps[index].onscreenView -= apps[index].views[current].bytes
+                apps[index].viewCaches += apps[index].views[current].bytes
+            }
+        }
+        let record = apps[index].views[target]
+        if record.isLoaded {
+            if !record.isOnscreen {
+                apps[index].viewCaches -= record.bytes
+                apps[index].onscreenView += record.bytes
+            }
+        } else {
+            apps[index].onscreenView += record.bytes
+            charge(index, record.bytes)
+            log(.viewCallback(app: apps[index].id, view: view, name: .viewDidLoad))
+            viewDelegates[ViewKey(app: Int32(index), view: view)]?.viewDidLoad(view, of: apps[index].id)
+        }
+        apps[index].views[target].isLoaded = true
+        apps[index].views[target].isOnscreen = true
+    }
+
+    private func enqueueNotification(_ name: String, for index: Int) {
+        if let position = apps[index].pendingNotifications.firstIndex(where: { $0.name == name }) {
+            apps[index].pendingNotifications[position].count += 1
+        } else {
+            apps[index].pendingNotifications.append((name, 1))
+        }
+    }
+
+    /// Starts or extends the background task of app `index`.
+    private func scheduleTask(_ index: Int, expiry: Double) {
+        apps[index].taskExpiry = expiry
+        if let handle = apps[index].taskHandle {
+            taskQueue.update(handle, to: -expiry)
+        } else {
+            let handle = taskQueue.insert(-expiry)
+            if handle.index >= appByTaskSlot.count {
+                appByTaskSlot.append(contentsOf: repeatElement(-1, count: handle.index + 1 - appByTaskSlot.count))
+            }
+            appByTaskSlot[handle.index] = Int32(index)
+            apps[index].taskHandle = handle
+        }
+    }
+
+    /// Ends every background task that expires at or before `time`, in expiry order, suspending
+    /// apps that have nothing else keeping them in the background.
+    private func expireBackgroundTasks(through time: Double) {
+        while let next = taskQueue.max, -next.priority <= time {
+            taskQueue.remove(next.handle)
+            let index = Int(appByTaskSlot[next.handle.index])
+            apps[index].taskHandle = nil
+            apps[index].taskExpiry = -.infinity
+            now = Swift.max(now, -next.priority)
+            suspendIfIdle(index)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+// Pressure levels, memory warnings and purges (DESIGN.md, "Memory, warnings and purging").
+
+extension PressureEngine {
+    /// The level free memory gives when the current level is `current` (hysteresis: a level is
+    /// kept until free memory rises above its clear threshold).
+    ///
+    /// - Complexity: O(1)
+    func targetLevel(free: Int64, current: PressureLevel) -> PressureLevel {
+        for level in [PressureLevel.critical, .urgent, .warning] {
+            if free < enterBelow[level.rawValue] { return level }
+            if level <= current && free <= clearAbove[level.rawValue] { return level }
+        }
+        return .normal
+    }
+
+    /// Raises the level one step at a time (warning and purging at each), kills if the policy's
+    /// kill level is reached and free memory is below its target, then lowers the level as far
+    /// as free memory allows.
+    func evaluatePressure() {
+        while targetLevel(free: accountant.free.value, current: level) > level {
+            let next = PressureLevel(rawValue: level.rawValue + 1)!
+            log(.level(from: level, to: next, free: accountant.free))
+            level = next
+            warnAndPurge(at: next)
+        }
+        if level >= policy.kills.startLevel && accountant.free.value < killTarget {
+            killUntilTarget()
+        }
+        let lowered = targetLevel(free: accountant.free.value, current: level)
+        if lowered < level {
+            log(.level(from: level, to: lowered, free: accountant.free))
+            level = lowered
+            if lowered == .normal { foregroundIgnored = 0 }
+        }
+    }
+
+    /// Delivers the warning of `level` to the policy's audience, in a fixed order (the foreground
+    /// app first, then the others as they first appeared), applies the level's purges, and lets
+    /// the system drop suspended apps' offscreen views if the policy says so.
+    private func warnAndPurge(at level: PressureLevel) {
+        let actions = policy.purges[level] ?? []
+        if let warningLevel = level.warningLevel, let audience = policy.warnings[level], audience != .none {
+            if let front = foreground, audience.includes(apps[front].state) {
+                warn(front, level: warningLevel, actions: actions)
+            }
+            for index in apps.indices where index != foreground && audience.includes(apps[index].state) {
+                warn(index, level: warningLevel, actions: actions)
+            }
+        }
+        if actions.contains(.suspendedOffscreenViews) {
+            for index in apps.indices where apps[index].state == .suspended && apps[index].viewCaches > 0 {
+                let freed = releaseOffscreenViews(index, callbacks: false, level: 0)
+                log(.purge(app: apps[index].id, what: .suspendedOffscreenViews, freed: Bytes(freed)))
+            }
+        }
+    }
+
+    /// Warns app `index`: its delegate, its observers, then each view controller; then releases
+    /// what the app's answers and the policy allow, logging one purge event per kind of memory.
+    private func warn(_ index: Int, level: Int, actions: PurgeActions) {
+        let id = apps[index].id
+        log(.callback(app: id, name: .didReceiveMemoryWarning, level: level))
+        var extra: Int64 = 0
+        var complies = !apps[index].ignoresWarnings
+        if let delegate = delegates[Int32(index)] {
+            switch delegate.applicationDidReceiveMemoryWarning(id, level: level) {
+            case .comply: complies = true
+            case .releaseMore(let bytes): complies = true; extra += Swift.max(bytes.value, 0)
+            case .ignore: complies = false
+            }
+        }
+        for observer in observers[Int32(index)] ?? [] {
+            if case .releaseMore(let bytes) = observer.handler(level) { extra += Swift.max(bytes.value, 0) }
+        }
+        if index == foreground && !complies { foregroundIgnored |= level == 1 ? 0b01 : 0b10 }
+
+        var viewsFreed: Int64 = 0
+        if complies && actions.contains(.offscreenViews) {
+            viewsFreed = releaseOffscreenViews(index, callbacks: true, level: level)
+        } else {
+            for view in apps[index].views {
+                log(.viewCallback(app: id, view: view.name, name: .didReceiveMemoryWarning))
+            }
+        }
+        if viewsFreed > 0 { log(.purge(app: id, what: .offscreenViews, freed: Bytes(viewsFreed))) }
+        if complies && actions.contains(.purgeableCaches) && apps[index].purgeable > 0 {
+            let freed = apps[index].purgeable
+            apps[index].purgeable = 0
+            charge(index, -freed)
+            log(.purge(app: id, what: .purgeableCaches, freed: Bytes(freed)))
+        }
+        if complies && extra > 0 {
+            let freed = Swift.min(extra, apps[index].base)
+            apps[index].base -= freed
+            charge(index, -freed)
+            if freed > 0 { log(.purge(app: id, what: .handlerReleased, freed: Bytes(freed))) }
+        }
+    }
+
+    /// Releases the loaded offscreen views of app `index` and returns the bytes freed. With
+    /// `callbacks`, each view controller first gets `didReceiveMemoryWarning` and may keep its view;
+    /// released ones get `viewDidUnload`. Without, the system drops them silently.
+    private func releaseOffscreenViews(_ index: Int, callbacks: Bool, level: Int) -> Int64 {
+        let id = apps[index].id
+        var freed: Int64 = 0
+        for position in apps[index].views.indices {
+            let view = apps[index].views[position]
+            var release = view.isLoaded && !view.isOnscreen
+            if callbacks {
+                log(.viewCallback(app: id, view: view.name, name: .didReceiveMemoryWarning))
+                if let delegate = viewDelegates[ViewKey(app: Int32(index), view: view.name)],
+                    case .ignore = delegate.didReceiveMemoryWarning(view.name, of: id, level: level)
+                {
+                    release = false
+                }
+            }
+            guard release else { continue }
+            apps[index].views[position].isLoaded = false
+            apps[index].viewCaches -= view.bytes
+            freed += view.bytes
+            if callbacks {
+                log(.viewCallback(app: id, view: view.name, name: .viewDidUnload))
+                viewDelegates[ViewKey(app: Int32(index), view: view.name)]?.viewDidUnload(view.name, of: id)
+            }
+        }
+        if freed > 0 { charge(index, -freed) }
+        return freed
+    }
+
+    /// Kills victims in kill-queue order until free memory reaches the policy's target or no
+    /// killable app is left. A foreground app that has not ignored both warnings is passed over
+    /// (when the policy says so) and stays alive.
+    private func killUntilTarget() {
+        var passedOver: [Int] = []
+        while accountant.free.value < killTarget, let top = killQueue.max {
+            let index = Int(appByKillSlot[top.handle.index])
+            if apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
+                && foregroundIgnored != 0b11
+            {
+                killQueue.remove(top.handle)
+                apps[index].killHandle = nil
+                passedOver.append(index)
+                continue
+            }
+            kill(index)
+        }
+        for index in passedOver { syncKillQueue(index) }
+    }
+
+    /// Kills app `index`, logging the reason and the bytes freed; an executing app gets `willTerminate`.
+    private func kill(_ index: Int) {
+        let app = apps[index]
+        let band = policy.bands[Int(app.bands[app.state])]
+        let notice = notice(forKilling: app.state)
+        log(.kill(app: app.id, state: app.state, reason: band.reason, notice: notice, freed: Bytes(app.footprint)))
+        if notice == .willTerminate { callback(index, .willTerminate) }
+        terminate(index)
+    }
+}

@@ -1,0 +1,83 @@
+/// An app as a snapshot describes it (DESIGN.md, "Snapshot"): already in some state, with no history.
+public struct ResidentApp: Sendable, Hashable {
+    /// The app.
+    public var id: AppID
+    /// Its state.
+    public var state: AppState
+    /// Total resident bytes, including ``viewCaches`` and ``purgeable``.
+    public var footprint: Bytes
+    /// Bytes of loaded offscreen views.
+    public var viewCaches: Bytes
+    /// Bytes of registered purgeable caches.
+    public var purgeable: Bytes
+    /// Seconds since it was last frontmost (smaller is more recent).
+    public var lastActive: Double
+    /// Declared background modes.
+    public var backgroundModes: BackgroundModes
+    /// Its `oom_score_adj`, −1000…1000.
+    public var oomScoreAdj: Int
+    /// Swapped-out bytes.
+    public var swap: Bytes
+    /// Page-table bytes.
+    public var pageTables: Bytes
+    /// An explicit priority, for policies that band by it.
+    public var priority: Int?
+
+    /// An app in a snapshot; only `id`, `state` and `footprint` are required.
+    public init(
+        id: AppID, state: AppState, footprint: Bytes, viewCaches: Bytes = .zero, purgeable: Bytes = .zero,
+        lastActive: Double = 0, backgroundModes: BackgroundModes = [], oomScoreAdj: Int = 0,
+        swap: Bytes = .zero, pageTables: Bytes = .zero, priority: Int? = nil
+    ) {
+        self.id = id
+        self.state = state
+        self.footprint = footprint
+        self.viewCaches = viewCaches
+        self.purgeable = purgeable
+        self.lastActive = lastActive
+        self.backgroundModes = backgroundModes
+        self.oomScoreAdj = oomScoreAdj
+        self.swap = swap
+        self.pageTables = pageTables
+        self.priority = priority
+    }
+}
+
+extension PressureEngine {
+    /// Adds an app that is already in `app.state`, as a snapshot or a live source reports it: no
+    /// callbacks are delivered and pressure is not evaluated (apply `.tick` to do that). Its
+    /// view caches become one offscreen view named `offscreenViews`.
+    ///
+    /// - Throws: ``EngineError/duplicateApp(_:)`` if the engine already knows the app,
+    ///   ``EngineError/alreadyForeground(_:)`` for a second foreground app, and size errors.
+    /// - Complexity: O(log n)
+    public func add(_ app: ResidentApp) throws(EngineError) {
+        guard indexByID[app.id] == nil else { throw .duplicateApp(app.id) }
+        guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0
+        else { throw .negativeSize("sizes of \(app.id)") }
+        guard app.viewCaches.value + app.purgeable.value <= app.footprint.value else {
+            throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable)
+        }
+        if app.state.isForeground, let current = foreground { throw .alreadyForeground(apps[current].id) }
+        let index = try register(app.id)
+        configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
+        guard app.state.isResident else { return }
+        apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
+        apps[index].viewCaches = app.viewCaches.value
+        apps[index].purgeable = app.purgeable.value
+        apps[index].swap = app.swap.value
+        apps[index].pageTables = app.pageTables.value
+        apps[index].lastFrontmost = now - app.lastActive
+        if app.viewCaches.value > 0 {
+            apps[index].views = [
+                ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)
+            ]
+        }
+        if app.state.isForeground { foreground = index }
+        accountant.charge(apps[index].footprint)
+        apps[index].state = app.state
+        bandSequence &+= 1
+        apps[index].bandEntry = bandSequence
+        syncKillQueue(index)
+    }
+}

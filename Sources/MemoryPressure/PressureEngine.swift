@@ -1,0 +1,122 @@
+import IndexedHeapModule
+import Logging
+
+/// The memory-pressure engine: it follows every app through its lifecycle, keeps the memory books,
+/// raises and clears pressure levels, warns running apps, purges, and kills — all according to a
+/// ``Policy``, and all recorded in an event log.
+///
+/// The engine is deterministic: it takes time from its caller (every action carries a time) and
+/// has no randomness, so the same actions always give the same log.
+///
+///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
+///     try engine.apply(.launch(AppLaunch(id: "com.example.mail", footprint: .mebibytes(40))), at: 0)
+///     try engine.apply(.home, at: 5)
+///     for event in engine.takeEvents() { print(event.jsonLine) }
+public final class PressureEngine {
+    /// The most apps one engine tracks (the kill queue's tie-breaker has 20 bits).
+    public static let maximumApps = 1 << 20
+
+    /// The policy the engine follows.
+    public let policy: Policy
+    /// The memory books: device, total footprint, free memory.
+    public internal(set) var accountant: ResourceAccountant
+    /// The current pressure level.
+    public internal(set) var level: PressureLevel = .normal
+    /// The time of the last action, in seconds.
+    public internal(set) var now: Double = 0
+
+    /// Every app ever launched or added, by index.
+    var apps: [AppRecord] = []
+    /// The index of each app.
+    var indexByID: [AppID: Int32] = [:]
+    /// The foreground (active or inactive) app.
+    var foreground: Int? = nil
+    /// Whether the foreground app ignored the level-1 (bit 0) and level-2 (bit 1) warning since
+    /// it came to the foreground or pressure last returned to normal.
+    var foregroundIgnored: UInt8 = 0
+    var isLocked = false
+    var isInterrupted = false
+
+    /// Killable apps, keyed by band, order value and tie-breaker (see `PressureEngine+KillQueue`).
+    var killQueue = IndexedHeap<UInt64>()
+    /// The app of each kill-queue handle index.
+    var appByKillSlot: [Int32] = []
+    /// Apps with a background task, keyed by the negated expiry time (the earliest is the max).
+    var taskQueue = IndexedHeap<Double>()
+    /// The app of each task-queue handle index.
+    var appByTaskSlot: [Int32] = []
+    /// The sequence number given to the next app that enters a band.
+    var bandSequence: UInt64 = 0
+
+    /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused).
+    let enterBelow: [Int64]
+    let clearAbove: [Int64]
+    let killTarget: Int64
+    /// How far footprints are shifted right to fit the kill key's 36-bit value field.
+    let valueShift: Int64
+    /// The policy's bands and protections with their patterns compiled.
+    let matcher: PolicyMatcher
+
+    var events: [Event] = []
+    var delegates: [Int32: any ApplicationDelegate] = [:]
+    var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
+    var observers: [Int32: [(serial: Int, handler: (Int) -> MemoryWarningResponse)]] = [:]
+    var observerSerial = 0
+
+    let logger = Logger(label: "MemoryPressure.PressureEngine")
+
+    struct ViewKey: Hashable {
+        var app: Int32
+        var view: String
+    }
+
+    /// An engine for `device` following `policy`, with no app running.
+    ///
+    /// - Throws: ``EngineError/invalidPattern(_:)`` if a pattern of the policy does not compile.
+    /// - Complexity: O(size of the policy)
+    public init(device: Device, policy: Policy = .ios4) throws(EngineError) {
+        self.policy = policy
+        self.accountant = ResourceAccountant(device: device)
+        let usable = device.usable
+        let thresholds = policy.thresholds
+        enterBelow = [0] + [thresholds.warning, thresholds.urgent, thresholds.critical].map {
+            $0.enter.resolved(against: usable).value
+        }
+        clearAbove = [0] + [thresholds.warning, thresholds.urgent, thresholds.critical].map {
+            $0.clear.resolved(against: usable).value
+        }
+        killTarget = policy.kills.target.resolved(against: usable).value
+        var shift: Int64 = 0
+        while (max(usable.value, 1) &* 2) >> shift >= (1 << Self.valueBits) { shift += 1 }
+        valueShift = shift
+        matcher = try PolicyMatcher(policy: policy)
+    }
+
+    /// Free memory: physical − reserve − Σ footprints.
+    ///
+    /// - Complexity: O(1)
+    public var free: Bytes { accountant.free }
+
+    /// The device.
+    public var device: Device { accountant.device }
+
+    /// Removes and returns the events logged since the last call, oldest first.
+    ///
+    /// - Complexity: O(1)
+    public func takeEvents() -> [Event] {
+        defer { events = [] }
+        return events
+    }
+
+    /// Appends an event at the current time.
+    @inline(__always)
+    func log(_ kind: Event.Kind) {
+        events.append(Event(time: now, kind: kind))
+    }
+
+    /// The index of `app`, or throws ``EngineError/unknownApp(_:)``.
+    func index(of app: AppID) throws(EngineError) -> Int {
+        guard let index = indexByID[app] else { throw .unknownApp(app) }
+        return Int(index)
+    }
+}
