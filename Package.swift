@@ -84,10 +84,6 @@ let package = Package(
         .testTarget(name: "MemoryPressureSimulationTests", dependencies: ["MemoryPressureSimulation", "TestSupport"]),
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "TestSupport"]),
         .testTarget(name: "MemoryPressureLinuxTests", dependencies: ["MemoryPressureLinux", "TestSupport"]),
-        .testTarget(
-            name: "MempressureCLITests",
-            dependencies: ["mempressure", "TestSupport"],
-            resources: [.copy("Golden")]
-        ),
+        .testTarget(name: "MempressureCLITests", dependencies: ["mempressure", "TestSupport"]),
     ]
 )

@@ -32,8 +32,8 @@ extension Event {
         return line + "}"
     }
 
-    /// A time as a JSON number: an integer when whole (`5`), otherwise the shortest decimal (`2.5`).
-    static func json(_ time: Double) -> String {
+    /// A number as JSON: an integer when whole (`5`), otherwise the shortest decimal (`2.5`).
+    public static func json(_ time: Double) -> String {
         if time == time.rounded(), abs(time) < 1e15 { return String(Int64(time)) }
         return String(time)
     }

@@ -1,0 +1,41 @@
+import ArgumentParser
+
+/// A failure the command reports with one of the documented exit codes (sysexits.h).
+struct CLIError: Error, CustomStringConvertible {
+    /// The documented exit codes.
+    enum Kind: Int32 {
+        /// 65: malformed input (`EX_DATAERR`).
+        case malformedInput = 65
+        /// 66: input not found or unreadable (`EX_NOINPUT`).
+        case inputNotFound = 66
+        /// 74: output not writable (`EX_IOERR`).
+        case outputNotWritable = 74
+    }
+
+    var kind: Kind
+    var message: String
+
+    var description: String { message }
+
+    static func malformed(_ message: String) -> CLIError { CLIError(kind: .malformedInput, message: message) }
+    static func notFound(_ message: String) -> CLIError { CLIError(kind: .inputNotFound, message: message) }
+    static func notWritable(_ message: String) -> CLIError { CLIError(kind: .outputNotWritable, message: message) }
+}
+
+/// Runs `body`; a ``CLIError`` (or any other error, as malformed input) is printed to stderr as
+/// `mempressure: error: …` and becomes its exit code.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as CLIError {
+        StandardError.write("mempressure: error: \(error.message)\n")
+        throw ExitCode(error.kind.rawValue)
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        StandardError.write("mempressure: error: \(error)\n")
+        throw ExitCode(CLIError.Kind.malformedInput.rawValue)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to standard error.
+enum StandardError {
+    /// Writes `text` to stderr; a failure to write a diagnostic is ignored.
+    static func write(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Whether stderr is a terminal (progress indicators are shown only then).
+    static var isTerminal: Bool { isatty(2) == 1 }
+}
+
+/// Writing to standard output.
+enum StandardOutput {
+    /// Writes `text` to stdout; a failure (a closed pipe, a full disk) is an output error (exit 74).
+    static func write(_ text: String) throws {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CLIError.notWritable("cannot write to standard output: \(error.localizedDescription)")
+        }
+    }
+}
