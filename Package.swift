@@ -76,7 +76,7 @@ let package = Package(
         // A non-test target with helpers shared by the test targets (seeded generators, reference models).
         .target(
             name: "TestSupport",
-            dependencies: ["IndexedHeapModule", "MemoryPressure"],
+            dependencies: ["IndexedHeapModule", "MemoryPressure", "MemoryPressureSimulation"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "IndexedHeapModuleTests", dependencies: ["IndexedHeapModule", "TestSupport"]),

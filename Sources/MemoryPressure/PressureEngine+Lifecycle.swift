@@ -16,8 +16,14 @@ extension PressureEngine {
     public func apply(_ action: Action, at time: Double) throws(EngineError) {
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
         expireBackgroundTasks(through: time)
+        let afterExpiries = now
         now = time
-        try perform(action)
+        do {
+            try perform(action)
+        } catch {
+            now = afterExpiries
+            throw error
+        }
         evaluatePressure()
     }
 
