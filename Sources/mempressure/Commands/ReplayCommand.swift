@@ -31,15 +31,16 @@ struct ReplayCommand: ParsableCommand {
         try reportingErrors {
             let policy = try policy.resolve()
             let text = try InputFile.read(trace)
+            let name = InputFile.displayName(trace)
             let parsed: Trace
             do throws(TraceError) {
-                parsed = try Trace(jsonLines: text, file: trace)
+                parsed = try Trace(jsonLines: text, file: name)
             } catch {
                 throw CLIError.malformed(error.description)
             }
             let events: [Event]
             do {
-                events = try Replay.events(parsed, policy: policy, file: trace)
+                events = try Replay.events(parsed, policy: policy, file: name)
             } catch let error as ReplayError {
                 throw CLIError.malformed(error.description)
             }

@@ -2,6 +2,9 @@ import Foundation
 
 /// Reading an input file, with the documented errors: exit 66 when it is missing or unreadable.
 enum InputFile {
+    /// The name error messages use for `path`: `<stdin>` for `-`.
+    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
     /// The text of the file at `path` (`-` reads standard input).
     static func read(_ path: String) throws -> String {
         if path == "-" {
