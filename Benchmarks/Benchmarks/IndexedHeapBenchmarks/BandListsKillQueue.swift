@@ -1,0 +1,87 @@
+/// Competitor (d): one list per band, scanned for the heaviest app of the highest non-empty band,
+/// the way Android's lmkd picks a victim with `kill_heaviest_task` (it walks the processes of the
+/// highest `oom_score_adj` slot and takes the one with the largest RSS).
+///
+/// Each band is an array of keys with swap-removal, and every app knows its band and its position
+/// in that array, so a footprint update is one store and a band change is a swap-remove plus an
+/// append. Only victim selection and reports scan, and only the highest bands.
+struct BandListsKillQueue: KillQueue {
+    struct Location {
+        var band: UInt32
+        var position: UInt32
+    }
+
+    var bands: [[UInt64]]
+    var locations: [Location]
+    let top: TopKBuffer
+
+    init(keys: [UInt64]) {
+        bands = Array(repeating: [], count: KillKey.bandCount)
+        for band in bands.indices { bands[band].reserveCapacity(2 * keys.count / KillKey.bandCount + 16) }
+        locations = Array(repeating: Location(band: 0, position: 0), count: keys.count)
+        top = TopKBuffer(capacity: 128)
+        for key in keys { append(key) }
+    }
+
+    @inline(__always)
+    private mutating func append(_ key: UInt64) {
+        let band = KillKey.band(key)
+        locations[KillKey.app(key)] = Location(band: UInt32(band), position: UInt32(bands[band].count))
+        bands[band].append(key)
+    }
+
+    /// Removes the key at `position` of `band` by moving the band's last key into its place.
+    @inline(__always)
+    private mutating func swapRemove(band: Int, position: Int) {
+        let last = bands[band].removeLast()
+        if position < bands[band].count {
+            bands[band][position] = last
+            locations[KillKey.app(last)].position = UInt32(position)
+        }
+    }
+
+    func key(of app: Int) -> UInt64 {
+        let location = locations[app]
+        return bands[Int(location.band)][Int(location.position)]
+    }
+
+    mutating func update(app: Int, to key: UInt64) {
+        let location = locations[app]
+        let band = KillKey.band(key)
+        if band == Int(location.band) {
+            bands[band][Int(location.position)] = key
+        } else {
+            swapRemove(band: Int(location.band), position: Int(location.position))
+            append(key)
+        }
+    }
+
+    mutating func killHeaviest() -> Int {
+        var band = KillKey.bandCount - 1
+        while band >= 0, bands[band].isEmpty { band -= 1 }
+        precondition(band >= 0, "no app to kill")
+        let heaviest = bands[band].withUnsafeBufferPointer { keys in
+            var best = 0
+            for position in keys.indices where keys[position] > keys[best] { best = position }
+            return best
+        }
+        let app = KillKey.app(bands[band][heaviest])
+        swapRemove(band: band, position: heaviest)
+        return app
+    }
+
+    mutating func relaunch(app: Int, key: UInt64) { append(key) }
+
+    mutating func reportTop(_ k: Int) -> UInt64 {
+        top.reset()
+        var band = KillKey.bandCount - 1
+        // Every key of a band is above every key of a lower band: stop once k keys are found.
+        while band >= 0, !top.isFull(k) {
+            bands[band].withUnsafeBufferPointer { keys in
+                for key in keys { top.offer(key, limit: k) }
+            }
+            band -= 1
+        }
+        return top.checksum()
+    }
+}

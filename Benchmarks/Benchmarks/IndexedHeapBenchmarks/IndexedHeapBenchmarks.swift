@@ -1,0 +1,86 @@
+// Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload
+// against three competitors. See ../../README.md for how to run them and the measured figures.
+
+import Benchmark
+import IndexedHeapModule
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The heap sizes (and numbers of apps) every benchmark runs at.
+let sizes = [1_000, 10_000, 100_000, 1_000_000]
+
+/// "1K", "10K", "100K", "1M".
+func label(_ size: Int) -> String {
+    size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K"
+}
+
+let benchmarks: @Sendable () -> Void = {
+    if IndexedHeap<UInt64>._isInternalChecksEnabled {
+        var warning = """
+
+            ****************************************************************************************
+            WARNING: IndexedHeapModule was built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation
+            checks every invariant in O(n). These figures are NOT representative. Rebuild without it.
+            ****************************************************************************************
+
+
+            """
+        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+    selfCheckKillQueues()
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 2,
+        scalingFactor: .kilo,  // every iteration runs 1,000 operations; figures are per operation
+        maxDuration: .seconds(1),
+        maxIterations: 2_000
+    )
+
+    for size in sizes {
+        let n = "N=\(label(size))"
+        func single(
+            _ name: String,
+            extra: Int = 0,
+            _ body: @escaping (HeapOperationBenchmark, Benchmark) -> Void
+        ) {
+            let state = HeapOperationBenchmark(size: size)
+            Benchmark("IndexedHeap \(name) \(n)") { benchmark in
+                body(state, benchmark)
+            } setup: {
+                state.setUp(extra: extra)
+            } teardown: {
+                state.tearDown()
+            }
+        }
+        single("update random") { $0.randomUpdate($1) }
+        single("update drift ±1%") { $0.driftUpdate($1) }
+        single("insert") { $0.insert($1) }
+        single("remove", extra: 1_000) { $0.remove($1) }
+        single("popMax", extra: 1_000) { $0.popMax($1) }
+        single("top-10") { $0.top(10, $1) }
+        single("top-100") { $0.top(100, $1) }
+    }
+
+    for size in sizes {
+        func mixed<Queue: KillQueue>(_ name: String, _: Queue.Type) {
+            let state = KillQueueBenchmark<Queue>(apps: size)
+            Benchmark("Kill queue mixed: \(name) N=\(label(size))") { benchmark in
+                state.run(benchmark)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+        }
+        mixed("IndexedHeap", IndexedHeapKillQueue.self)
+        mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
+        mixed("linear scan", LinearScanKillQueue.self)
+        mixed("band lists", BandListsKillQueue.self)
+    }
+}

@@ -1,0 +1,45 @@
+import IndexedHeapModule
+
+/// Competitor (a): the `IndexedHeap`, keyed by the packed key.
+///
+/// App `i` is the element whose handle index is `i`: the heap is built from the keys in app order,
+/// and a relaunch right after a kill reuses the freed slot (slots are reused last-in first-out),
+/// so `handle(forIndex:)` finds every app without a separate handle table.
+struct IndexedHeapKillQueue: KillQueue {
+    var heap: IndexedHeap<UInt64>
+
+    init(keys: [UInt64]) {
+        heap = IndexedHeap(keys)
+        heap.reserveCapacity(keys.count)
+    }
+
+    @inline(__always)
+    private func handle(_ app: Int) -> IndexedHeapHandle {
+        guard let handle = heap.handle(forIndex: app) else { preconditionFailure("app \(app) is not live") }
+        return handle
+    }
+
+    func key(of app: Int) -> UInt64 {
+        heap.priority(of: handle(app))
+    }
+
+    mutating func update(app: Int, to key: UInt64) {
+        heap.update(handle(app), to: key)
+    }
+
+    mutating func killHeaviest() -> Int {
+        guard let (_, key) = heap.popMax() else { preconditionFailure("no app to kill") }
+        return KillKey.app(key)
+    }
+
+    mutating func relaunch(app: Int, key: UInt64) {
+        let handle = heap.insert(key)
+        precondition(handle.index == app, "relaunch did not reuse the victim's slot")
+    }
+
+    mutating func reportTop(_ k: Int) -> UInt64 {
+        var checksum: UInt64 = 0
+        heap.forEachTop(k) { _, key in checksum = mix(checksum, key) }
+        return checksum
+    }
+}
