@@ -83,7 +83,11 @@ let package = Package(
         .testTarget(name: "MemoryPressureTests", dependencies: ["MemoryPressure", "TestSupport"]),
         .testTarget(name: "MemoryPressureSimulationTests", dependencies: ["MemoryPressureSimulation", "TestSupport"]),
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "TestSupport"]),
-        .testTarget(name: "MemoryPressureLinuxTests", dependencies: ["MemoryPressureLinux", "TestSupport"]),
+        .testTarget(
+            name: "MemoryPressureLinuxTests",
+            dependencies: ["MemoryPressureLinux", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "MempressureCLITests", dependencies: ["mempressure", "TestSupport"]),
     ]
 )

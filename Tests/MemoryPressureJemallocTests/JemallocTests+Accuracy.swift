@@ -16,7 +16,8 @@ extension JemallocTests {
             let tenant = try TenantMemory(name: "mix")
             try tenant.allocate(.mebibytes(4))
             for (number, size) in Self.mix.enumerated() {
-                try tenant.allocate(Bytes(size), kind: number.isMultiple(of: 2) ? .viewCache : .purgeableCache, label: "v\(number)")
+                try tenant.allocate(
+                    Bytes(size), kind: number.isMultiple(of: 2) ? .viewCache : .purgeableCache, label: "v\(number)")
             }
             var releases: [MemoryRelease] = []
             if releasingPerLabel {

@@ -92,7 +92,9 @@ extension JemallocTests {
         @Test func resetDiscardsEveryAllocationAndKeepsTheArenaUsable() throws {
             let arena = try JemallocArena()
             let empty = try arena.statistics()
-            let allocations = try [64 << 10, mebibyte, 3 * mebibyte, 5000].map { try arena.allocate($0, touchingPages: true) }
+            let allocations = try [64 << 10, mebibyte, 3 * mebibyte, 5000].map {
+                try arena.allocate($0, touchingPages: true)
+            }
             #expect(try arena.statistics().activePages > 0)
             try arena.reset()
             let reset = try arena.statistics()

@@ -1,9 +1,9 @@
 import CJemalloc
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one place the package calls jemalloc's C API: every `mallctl` read, write and command, and

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one place the module calls the C library: reading whole files, listing directories,
+/// checking for files, the page size, and (for ``SyntheticProcTree`` only) creating directories
+/// and writing files. Everything else in the module goes through ``ProcFileSystem`` or here.
+enum SystemCalls {
+    /// The outcome of reading one file.
+    enum FileRead: Equatable {
+        /// The file's contents, decoded as UTF-8 (invalid bytes replaced).
+        case contents(String)
+        /// The file does not exist (`ENOENT`, `ESRCH`: for `/proc/<pid>`, the process is gone).
+        case missing
+        /// The file exists but could not be read, with the errno.
+        case unreadable(Int32)
+    }
+
+    /// Reads the whole file at `path` with `open`/`read` (sizes of `/proc` files are not known
+    /// in advance: `stat` reports 0).
+    static func readFile(_ path: String) -> FileRead {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return failure(errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return failure(errno)
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return .contents(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A failed read classified by its errno.
+    private static func failure(_ code: Int32) -> FileRead {
+        code == ENOENT || code == ESRCH ? .missing : .unreadable(code)
+    }
+
+    /// The names in directory `path` (without `.` and `..`); empty if it cannot be listed.
+    static func directoryEntries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { buffer in
+                String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether `path` exists.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// This machine's page size in bytes.
+    static func pageSize() -> Int {
+        Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Creates directory `path` and its missing parents; returns the errno on failure.
+    static func makeDirectories(_ path: String) -> Int32? {
+        if exists(path) { return nil }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return errno }
+        }
+        return nil
+    }
+
+    /// Writes `text` to `path`, creating or truncating it (no `fsync`: fixtures are scratch
+    /// data); returns the errno on failure.
+    static func writeFile(_ path: String, _ text: String) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return nil
+    }
+}

@@ -1,0 +1,47 @@
+/// Everything this module reads about a Linux machine at one moment: memory totals, pressure
+/// stall information, the cgroup's memory, and the process table. Read-only: reading it never
+/// changes the machine.
+public struct LinuxSystemSnapshot: Hashable, Sendable {
+    /// `/proc/meminfo`.
+    public var memory: LinuxMemoryInfo
+    /// `/proc/pressure/memory`, if the kernel has PSI.
+    public var pressure: MemoryPressureStall?
+    /// This process's cgroup memory, if it has memory files.
+    public var cgroup: CgroupMemory?
+    /// The user-space processes.
+    public var processes: LinuxProcessTable
+    /// The page size of the machine, in bytes.
+    public var pageSize: Int
+
+    /// A snapshot from its parts; see each property.
+    public init(
+        memory: LinuxMemoryInfo, pressure: MemoryPressureStall?, cgroup: CgroupMemory?,
+        processes: LinuxProcessTable, pageSize: Int
+    ) {
+        self.memory = memory
+        self.pressure = pressure
+        self.cgroup = cgroup
+        self.processes = processes
+        self.pageSize = pageSize
+    }
+
+    /// The OOM killer's `totalpages`: RAM plus swap, in pages.
+    ///
+    /// - Complexity: O(1)
+    public var totalPages: Int { LinuxOOMBadness.totalPages(of: memory, pageSize: pageSize) }
+
+    /// Reads the machine (or fixture tree) behind `fileSystem`.
+    ///
+    /// - Throws: ``LinuxReadError`` only for the machine-wide files (`meminfo`, `pressure/memory`,
+    ///   cgroup files); per-process problems only skip that process.
+    /// - Complexity: O(number of processes) file reads.
+    public static func read(from fileSystem: ProcFileSystem = .live) throws(LinuxReadError) -> LinuxSystemSnapshot {
+        LinuxSystemSnapshot(
+            memory: try LinuxMemoryInfo.read(from: fileSystem),
+            pressure: try MemoryPressureStall.read(from: fileSystem),
+            cgroup: try CgroupMemory.read(from: fileSystem),
+            processes: LinuxProcessTable.read(from: fileSystem),
+            pageSize: fileSystem.pageSize
+        )
+    }
+}
