@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Policies")],
             swiftSettings: internalChecks
         ),
         .target(

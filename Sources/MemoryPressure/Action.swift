@@ -50,8 +50,9 @@ public struct AppLaunch: Sendable, Hashable {
     public var purgeable: Bytes
     /// Whether the app's handlers release nothing when warned (an app that ignores warnings).
     public var ignoresWarnings: Bool
-    /// The app's `oom_score_adj` (−1000…1000), for policies that use it.
-    public var oomScoreAdj: Int
+    /// The app's own `oom_score_adj` (−1000…1000), for policies that use it; `nil` lets the
+    /// policy derive it from the app's state.
+    public var oomScoreAdj: Int?
     /// An explicit priority, for policies that band by it.
     public var priority: Int?
 
@@ -64,7 +65,7 @@ public struct AppLaunch: Sendable, Hashable {
         views: [ViewSpec] = [],
         purgeable: Bytes = .zero,
         ignoresWarnings: Bool = false,
-        oomScoreAdj: Int = 0,
+        oomScoreAdj: Int? = nil,
         priority: Int? = nil
     ) {
         self.id = id

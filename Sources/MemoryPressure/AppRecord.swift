@@ -18,8 +18,17 @@ struct AppRecord {
     var ignoresWarnings = false
     /// Bit 0: ignored a level-1 warning while in the foreground; bit 1: ignored a level-2 one.
     var ignoredWarnings: UInt8 = 0
-    var oomScoreAdj: Int16 = 0
+    /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.
+    var oomScoreAdj: Int16 = AppRecord.derived
     var priority: Int32? = nil
+    /// The sum of the policy's name preferences that match the app's id.
+    var preference: Int16 = 0
+    /// The memory limits when active and inactive (0: none), whether they are fatal, and whether
+    /// the app is over the limit of its state (then it is killed first).
+    var limitActive: Int64 = 0
+    var limitInactive: Int64 = 0
+    var limitIsFatal = false
+    var isOverLimit = false
 
     /// Memory not releasable by purging (includes the onscreen view).
     var base: Int64 = 0
@@ -50,9 +59,15 @@ struct AppRecord {
     /// Notifications that arrived while suspended, with their counts, in arrival order.
     var pendingNotifications: [(name: String, count: Int)] = []
 
+    /// Marks an oom_score_adj that the policy derives from the app's state.
+    static let derived: Int16 = .min
+
     init(id: AppID) {
         self.id = id
     }
+
+    /// The memory limit that applies in the current state (0: none).
+    var currentLimit: Int64 { state.isForeground ? limitActive : limitInactive }
 
     /// The app's total resident bytes.
     var footprint: Int64 { base &+ viewCaches &+ onscreenView &+ purgeable }

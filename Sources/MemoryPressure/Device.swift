@@ -4,12 +4,18 @@ public struct Device: Sendable, Hashable {
     public var memory: Bytes
     /// Memory reserved for the system, never available to apps.
     public var reserved: Bytes
+    /// Swap space (0 on phones); counts in the Linux `oom_badness` total.
+    public var swap: Bytes
 
     /// A device; `reserved` must be smaller than `memory`.
-    public init(memory: Bytes, reserved: Bytes = .zero) {
+    public init(memory: Bytes, reserved: Bytes = .zero, swap: Bytes = .zero) {
         self.memory = memory
         self.reserved = reserved
+        self.swap = swap
     }
+
+    /// The total the kernel scales `oom_score_adj` and `oom_score` by: memory plus swap.
+    public var badnessTotal: Bytes { memory + swap }
 
     /// Memory available to apps: physical minus reserve.
     public var usable: Bytes { memory - reserved }

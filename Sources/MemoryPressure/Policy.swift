@@ -20,6 +20,12 @@ public struct Policy: Sendable, Hashable {
     public var protections: [Protection]
     /// Name patterns that make an app a likelier (positive score) or less likely (negative) victim.
     public var preferences: [NamePreference]
+    /// Per-app memory limits (XNU's highwater limits), the first matching one applies.
+    public var limits: [AppLimit]
+    /// The `oomScoreAdj` of an app that does not state its own, by state (Android's importance).
+    public var oomScoreAdjByState: [AppState: Int]
+    /// The priority of an app that does not state its own, by state (XNU's jetsam bands).
+    public var priorityByState: [AppState: Int]
 
     /// A policy from its parts; see each property for its meaning.
     public init(
@@ -31,7 +37,10 @@ public struct Policy: Sendable, Hashable {
         kills: KillRule,
         bands: [Band],
         protections: [Protection] = [],
-        preferences: [NamePreference] = []
+        preferences: [NamePreference] = [],
+        limits: [AppLimit] = [],
+        oomScoreAdjByState: [AppState: Int] = [:],
+        priorityByState: [AppState: Int] = [:]
     ) {
         self.name = name
         self.summary = summary
@@ -42,6 +51,9 @@ public struct Policy: Sendable, Hashable {
         self.bands = bands
         self.protections = protections
         self.preferences = preferences
+        self.limits = limits
+        self.oomScoreAdjByState = oomScoreAdjByState
+        self.priorityByState = priorityByState
     }
 }
 
@@ -60,26 +72,27 @@ public struct LevelThreshold: Sendable, Hashable {
     }
 }
 
-/// The thresholds of the three levels above normal.
+/// The thresholds of the three levels above normal; a level without a threshold is never entered
+/// (the Linux OOM killer, for example, knows only the critical level).
 public struct PressureThresholds: Sendable, Hashable {
     /// Level 1.
-    public var warning: LevelThreshold
+    public var warning: LevelThreshold?
     /// Level 2.
-    public var urgent: LevelThreshold
+    public var urgent: LevelThreshold?
     /// The last level.
-    public var critical: LevelThreshold
+    public var critical: LevelThreshold?
 
-    /// Thresholds for the three levels.
-    public init(warning: LevelThreshold, urgent: LevelThreshold, critical: LevelThreshold) {
+    /// Thresholds for the levels a policy uses.
+    public init(warning: LevelThreshold? = nil, urgent: LevelThreshold? = nil, critical: LevelThreshold? = nil) {
         self.warning = warning
         self.urgent = urgent
         self.critical = critical
     }
 
-    /// The threshold of `level` (which must not be ``PressureLevel/normal``).
-    public subscript(level: PressureLevel) -> LevelThreshold {
+    /// The threshold of `level`, or `nil` if the policy does not use it (always `nil` for normal).
+    public subscript(level: PressureLevel) -> LevelThreshold? {
         switch level {
-        case .normal: preconditionFailure("the normal level has no threshold")
+        case .normal: nil
         case .warning: warning
         case .urgent: urgent
         case .critical: critical
@@ -134,12 +147,19 @@ public struct KillRule: Sendable, Hashable {
     /// Whether a foreground app may be killed only after it ignored both the level-1 and the
     /// level-2 warning (the iOS rule); otherwise it is killed in its band's turn.
     public var foregroundNeedsIgnoredWarnings: Bool
+    /// The notice a victim gets at each level (earlyoom: SIGTERM, then SIGKILL). When empty, an
+    /// app executing in the background gets `willTerminate` and every other victim none.
+    public var notices: [PressureLevel: Event.KillNotice]
 
     /// A kill rule.
-    public init(startLevel: PressureLevel, target: MemoryAmount, foregroundNeedsIgnoredWarnings: Bool) {
+    public init(
+        startLevel: PressureLevel, target: MemoryAmount, foregroundNeedsIgnoredWarnings: Bool,
+        notices: [PressureLevel: Event.KillNotice] = [:]
+    ) {
         self.startLevel = startLevel
         self.target = target
         self.foregroundNeedsIgnoredWarnings = foregroundNeedsIgnoredWarnings
+        self.notices = notices
     }
 }
 
@@ -147,19 +167,30 @@ public struct KillRule: Sendable, Hashable {
 public struct Band: Sendable, Hashable {
     /// The band's name, such as `suspended` or `cached`.
     public var name: String
-    /// Which apps belong to it.
-    public var match: AppMatch
+    /// Which apps belong to it: those matching any of these conditions.
+    public var matches: [AppMatch]
     /// The order of victims inside the band.
     public var order: BandOrder
     /// The reason a kill from this band states, such as "heaviest suspended app".
     public var reason: String
+    /// Whether the band is divided into slots by `oomScoreAdj`, highest slot first, with
+    /// ``order`` applying inside a slot (Android lmkd's adj slots).
+    public var slotsByOomScoreAdj: Bool
+    /// The lowest level at which apps of this band may be killed (`nil`: the kill rule's start
+    /// level), as lmkd's minfree levels make higher-importance apps killable only as memory falls.
+    public var killableFrom: PressureLevel?
 
     /// A band.
-    public init(name: String, match: AppMatch, order: BandOrder, reason: String) {
+    public init(
+        name: String, matches: [AppMatch], order: BandOrder, reason: String, slotsByOomScoreAdj: Bool = false,
+        killableFrom: PressureLevel? = nil
+    ) {
         self.name = name
-        self.match = match
+        self.matches = matches
         self.order = order
         self.reason = reason
+        self.slotsByOomScoreAdj = slotsByOomScoreAdj
+        self.killableFrom = killableFrom
     }
 }
 
@@ -173,6 +204,30 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     case firstInFirstOut
     /// The highest `footprint + swap + pageTables + oomScoreAdj × total / 1000` first (Linux `oom_badness`).
     case badness
+    /// The highest `oom_score` (badness × 1000 / total, plus name preferences) first, ties to the
+    /// largest footprint (earlyoom).
+    case oomScore
+}
+
+/// A per-app memory limit, as XNU's highwater limits: one for when the app is active (in the
+/// foreground), one for when it is not.
+public struct AppLimit: Sendable, Hashable {
+    /// Which apps the limit applies to: those matching any of these conditions.
+    public var matches: [AppMatch]
+    /// The limit while the app is in the foreground.
+    public var active: Bytes?
+    /// The limit while it is not.
+    public var inactive: Bytes?
+    /// Fatal: crossing the limit kills the app at once. Soft: the app is killed first under pressure.
+    public var fatal: Bool
+
+    /// A limit.
+    public init(matches: [AppMatch], active: Bytes?, inactive: Bytes?, fatal: Bool) {
+        self.matches = matches
+        self.active = active
+        self.inactive = inactive
+        self.fatal = fatal
+    }
 }
 
 /// A condition on an app; every field that is set must hold.
@@ -206,14 +261,14 @@ public struct AppMatch: Sendable, Hashable {
 
 /// Apps a policy never kills, and why.
 public struct Protection: Sendable, Hashable {
-    /// Which apps are protected.
-    public var match: AppMatch
+    /// Which apps are protected: those matching any of these conditions.
+    public var matches: [AppMatch]
     /// Why, in words a person understands ("oom_score_adj -1000: unkillable").
     public var reason: String
 
     /// A protection.
-    public init(match: AppMatch, reason: String) {
-        self.match = match
+    public init(matches: [AppMatch], reason: String) {
+        self.matches = matches
         self.reason = reason
     }
 }

@@ -16,8 +16,9 @@ struct PolicyMatcher {
     init(policy: Policy) throws(EngineError) {
         self.policy = policy
         var texts: [String] = []
-        for band in policy.bands { texts += band.match.names ?? [] }
-        for protection in policy.protections { texts += protection.match.names ?? [] }
+        for band in policy.bands { texts += band.matches.flatMap { $0.names ?? [] } }
+        for protection in policy.protections { texts += protection.matches.flatMap { $0.names ?? [] } }
+        for limit in policy.limits { texts += limit.matches.flatMap { $0.names ?? [] } }
         texts += policy.preferences.map(\.pattern)
         var compiled: [String: Regex<AnyRegexOutput>] = [:]
         for text in texts where compiled[text] == nil {
@@ -48,21 +49,35 @@ struct PolicyMatcher {
         return true
     }
 
+    /// Whether `subject` in `state` satisfies any of `alternatives`.
+    func matchesAny(_ alternatives: [AppMatch], _ subject: Subject, state: AppState) -> Bool {
+        alternatives.contains { matches($0, subject, state: state) }
+    }
+
     /// The protection that covers `subject` in `state`, if any.
     func protection(for subject: Subject, state: AppState) -> Protection? {
-        policy.protections.first { matches($0.match, subject, state: state) }
+        policy.protections.first { matchesAny($0.matches, subject, state: state) }
     }
 
     /// The band of `subject` in each resident state (``BandTable/none`` when protected or unbanded).
-    func bandTable(for subject: Subject) -> BandTable {
+    /// `subject(state)` gives the app's attributes in that state (its derived adj and priority).
+    func bandTable(for subject: (AppState) -> Subject) -> BandTable {
         var table = BandTable()
         for state in AppState.allCases where state.isResident {
-            guard protection(for: subject, state: state) == nil else { continue }
-            if let band = policy.bands.firstIndex(where: { matches($0.match, subject, state: state) }) {
+            let attributes = subject(state)
+            guard protection(for: attributes, state: state) == nil else { continue }
+            if let band = policy.bands.firstIndex(where: { matchesAny($0.matches, attributes, state: state) }) {
                 table[state] = UInt8(band)
             }
         }
         return table
+    }
+
+    /// The first limit that applies to `subject`, if any.
+    func limit(for subject: Subject) -> AppLimit? {
+        policy.limits.first {
+            matchesAny($0.matches, subject, state: .active) || matchesAny($0.matches, subject, state: .suspended)
+        }
     }
 
     /// The sum of the scores of every preference whose pattern matches `id`.

@@ -3,8 +3,10 @@ import IndexedHeapModule
 // The kill queue: every killable resident app, keyed so that the heap's maximum is the next victim.
 //
 // A key packs three fields into one UInt64, compared as one integer:
-//   bits 56...63  band rank (the policy's first band has the highest rank)
-//   bits 20...55  the order value inside the band (36 bits: footprint, age, entry order, badness)
+//   bits 56...63  band rank (the policy's first band has the highest rank; apps over their
+//                 memory limit rank above every band)
+//   bits 20...55  the order value inside the band (36 bits: footprint, age, entry order, badness;
+//                 in slotted bands the top 11 bits are the oom_score_adj slot)
 //   bits  0...19  a tie-breaker: apps that appeared earlier win ties
 
 extension PressureEngine {
@@ -12,6 +14,8 @@ extension PressureEngine {
     static var valueBits: Int64 { 36 }
     static var valueMask: UInt64 { (1 << 36) - 1 }
     static var tieMask: UInt64 { (1 << 20) - 1 }
+    /// Bits of a slot (oom_score_adj + 1000, 0...2000) or an oom_score (0...4095) at the top of the value.
+    static var scoreBits: UInt64 { 12 }
     /// The origin of least-recently-used values: times from −3.4e7 s to +3.4e7 s order correctly
     /// at millisecond resolution.
     static var recencyOrigin: Double { 3.4e7 }
@@ -22,28 +26,76 @@ extension PressureEngine {
     @inline(__always)
     func killKey(of index: Int, band: UInt8) -> UInt64 {
         let app = apps[index]
-        let rank = UInt64(policy.bands.count &- Int(band))
-        let value: UInt64
-        switch policy.bands[Int(band)].order {
-        case .largestFirst:
-            value = clampedValue(bytes: app.footprint)
-        case .badness:
-            let adjusted = Int64(app.oomScoreAdj) &* accountant.device.usable.value / 1000
-            value = clampedValue(bytes: app.footprint &+ app.swap &+ app.pageTables &+ adjusted)
-        case .leastRecentlyUsed:
-            let age = (Self.recencyOrigin - app.lastFrontmost) * 1000
-            value = age <= 0 ? 0 : Swift.min(UInt64(age), Self.valueMask)
-        case .firstInFirstOut:
-            value = Self.valueMask &- Swift.min(app.bandEntry, Self.valueMask)
+        let spec = policy.bands[Int(band)]
+        let rank = app.isOverLimit ? UInt64(policy.bands.count &+ 1) : UInt64(policy.bands.count &- Int(band))
+        var value = orderValue(of: index, order: spec.order, bits: spec.slotsByOomScoreAdj ? 36 - Self.scoreBits : 36)
+        if spec.slotsByOomScoreAdj {
+            let slot = UInt64(effectiveOomScoreAdj(of: index, in: app.state) &+ 1000)
+            value |= slot << (36 - Self.scoreBits)
         }
         return rank << 56 | value << 20 | (Self.tieMask &- UInt64(index))
     }
 
-    /// A byte count scaled into the value field, saturating at both ends.
+    /// The order value of app `index` under `order`, in the low `bits` bits.
     @inline(__always)
-    func clampedValue(bytes: Int64) -> UInt64 {
+    func orderValue(of index: Int, order: BandOrder, bits: UInt64) -> UInt64 {
+        let app = apps[index]
+        let extraShift = Int64(36 &- bits)
+        let mask: UInt64 = (1 << bits) &- 1
+        switch order {
+        case .largestFirst:
+            return clampedValue(bytes: app.footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
+        case .badness:
+            return clampedValue(bytes: badness(of: index), extraShift: extraShift, mask: mask)
+        case .oomScore:
+            let score = UInt64(oomScore(of: index))
+            let rss = clampedValue(bytes: app.footprint, extraShift: extraShift &+ Int64(Self.scoreBits), mask: mask >> Self.scoreBits)
+            return score << (bits &- Self.scoreBits) | rss
+        case .leastRecentlyUsed:
+            let age = (Self.recencyOrigin - app.lastFrontmost) * 1000
+            return age <= 0 ? 0 : Swift.min(UInt64(age) >> UInt64(extraShift), mask)
+        case .firstInFirstOut:
+            return mask &- Swift.min(app.bandEntry, mask)
+        }
+    }
+
+    /// A byte count scaled into a value field, saturating at both ends.
+    @inline(__always)
+    func clampedValue(bytes: Int64, extraShift: Int64 = 0, mask: UInt64 = PressureEngine.valueMask) -> UInt64 {
         guard bytes > 0 else { return 0 }
-        return Swift.min(UInt64(bytes >> valueShift), Self.valueMask)
+        return Swift.min(UInt64(bytes >> (valueShift &+ extraShift)), mask)
+    }
+
+    /// The oom_score_adj of app `index` in `state`: its own, or the policy's for that state.
+    @inline(__always)
+    func effectiveOomScoreAdj(of index: Int, in state: AppState) -> Int {
+        let own = apps[index].oomScoreAdj
+        return own == AppRecord.derived ? policy.oomScoreAdjByState[state] ?? 0 : Int(own)
+    }
+
+    /// Linux `oom_badness` in bytes: footprint + swap + page tables + adj × total / 1000.
+    @inline(__always)
+    func badness(of index: Int) -> Int64 {
+        let app = apps[index]
+        let adj = Int64(effectiveOomScoreAdj(of: index, in: app.state))
+        return app.footprint &+ app.swap &+ app.pageTables &+ adj &* accountant.device.badnessTotal.value / 1000
+    }
+
+    /// The kernel's `oom_score` scale (badness × 1000 / total, shifted by 1000 so it is never
+    /// negative, as `/proc/<pid>/oom_score` reports since Linux 5.9 before clamping), plus the
+    /// app's name preferences, clamped to 0...4095.
+    @inline(__always)
+    func oomScore(of index: Int) -> Int {
+        let total = Swift.max(accountant.device.badnessTotal.value, 1)
+        let score = 1000 &+ Int(badness(of: index) &* 1000 / total) &+ Int(apps[index].preference)
+        return Swift.min(Swift.max(score, 0), 4095)
+    }
+
+    /// The name-preference score of app `index` as bytes (score × total / 1000), like an adj.
+    @inline(__always)
+    func preferenceBytes(of index: Int) -> Int64 {
+        guard !policy.preferences.isEmpty else { return 0 }
+        return Int64(apps[index].preference) &* accountant.device.badnessTotal.value / 1000
     }
 
     /// The band of app `index` in its current state, or ``BandTable/none``.
@@ -79,7 +131,8 @@ extension PressureEngine {
         }
     }
 
-    /// Refreshes the key of app `index` after its footprint changed, when its band orders by size.
+    /// Refreshes the key of app `index` after its footprint changed, when its band's order
+    /// depends on the footprint.
     ///
     /// - Complexity: O(log n); O(1) when the key does not depend on the footprint.
     @inline(__always)
@@ -87,77 +140,10 @@ extension PressureEngine {
         guard let handle = apps[index].killHandle else { return }
         let band = apps[index].bands[apps[index].state]
         switch policy.bands[Int(band)].order {
-        case .largestFirst, .badness:
+        case .largestFirst, .badness, .oomScore:
             killQueue.update(handle, to: killKey(of: index, band: band))
         case .leastRecentlyUsed, .firstInFirstOut:
             break
         }
-    }
-}
-
-/// One row of a kill order: who would die at this rank, and why.
-public struct KillCandidate: Sendable, Hashable {
-    /// 1 for the next victim.
-    public var rank: Int
-    /// The app.
-    public var app: AppID
-    /// Its state.
-    public var state: AppState
-    /// The policy band it is in.
-    public var band: String
-    /// Its footprint.
-    public var footprint: Bytes
-    /// What it would be told.
-    public var notice: Event.KillNotice
-    /// Why it is at this rank.
-    public var reason: String
-    /// The packed key that ordered it (band rank, order value, tie-breaker).
-    public var key: UInt64
-}
-
-extension PressureEngine {
-    /// The next `limit` victims, in order, read from the kill queue without changing it.
-    ///
-    /// - Complexity: O(limit × log limit), independent of the number of apps.
-    public func killOrder(limit: Int) -> [KillCandidate] {
-        var rows: [KillCandidate] = []
-        rows.reserveCapacity(Swift.min(limit, killQueue.count))
-        killQueue.forEachTop(limit) { handle, key in
-            let index = Int(appByKillSlot[handle.index])
-            let app = apps[index]
-            let band = policy.bands[Int(app.bands[app.state])]
-            rows.append(
-                KillCandidate(
-                    rank: rows.count + 1, app: app.id, state: app.state, band: band.name,
-                    footprint: Bytes(app.footprint), notice: notice(forKilling: app.state), reason: band.reason,
-                    key: key))
-        }
-        return rows
-    }
-
-    /// Resident apps the policy never kills, with the reason, in the order they appeared.
-    ///
-    /// - Complexity: O(n)
-    public func protectedApps() -> [(app: AppID, reason: String)] {
-        apps.indices.compactMap { index in
-            let app = apps[index]
-            guard app.state.isResident, app.bands[app.state] == BandTable.none else { return nil }
-            let reason = matcher.protection(for: subject(of: index), state: app.state)?.reason
-                ?? "matches no kill band of policy \(policy.name)"
-            return (app.id, reason)
-        }
-    }
-
-    /// What an app in `state` is told when it is killed.
-    func notice(forKilling state: AppState) -> Event.KillNotice {
-        state == .background ? .willTerminate : .none
-    }
-
-    /// The attributes of app `index` that policies match on.
-    func subject(of index: Int) -> PolicyMatcher.Subject {
-        let app = apps[index]
-        return PolicyMatcher.Subject(
-            id: app.id, backgroundModes: app.backgroundModes, oomScoreAdj: Int(app.oomScoreAdj),
-            priority: app.priority.map(Int.init))
     }
 }

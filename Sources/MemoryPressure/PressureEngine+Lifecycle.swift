@@ -155,12 +155,19 @@ extension PressureEngine {
         return apps.count - 1
     }
 
-    /// Sets the static attributes of app `index` from its launch and classifies it for the policy.
-    func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int, priority: Int?) {
+    /// Sets the static attributes of app `index` from its launch and classifies it for the policy:
+    /// its band in every state, and its memory limits.
+    func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int?, priority: Int?) {
         apps[index].backgroundModes = backgroundModes
-        apps[index].oomScoreAdj = Int16(clamping: oomScoreAdj)
+        apps[index].oomScoreAdj = oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) }
-        apps[index].bands = matcher.bandTable(for: subject(of: index))
+        apps[index].preference = Int16(clamping: matcher.preferenceScore(for: apps[index].id))
+        apps[index].bands = matcher.bandTable { self.subject(of: index, in: $0) }
+        let limit = matcher.limit(for: subject(of: index, in: .active))
+        apps[index].limitActive = limit?.active?.value ?? 0
+        apps[index].limitInactive = limit?.inactive?.value ?? 0
+        apps[index].limitIsFatal = limit?.fatal ?? false
+        apps[index].isOverLimit = false
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
@@ -180,8 +187,7 @@ extension PressureEngine {
         foreground = index
         foregroundIgnored = 0
         setState(index, .inactive)
-        accountant.charge(apps[index].footprint)
-        footprintChanged(index)
+        charge(index, apps[index].footprint)
         callback(index, .didFinishLaunching)
         if !isInterrupted && !isLocked { becomeActive(index) }
     }
@@ -247,6 +253,7 @@ extension PressureEngine {
             bandSequence &+= 1
             apps[index].bandEntry = bandSequence
         }
+        checkLimit(index)
         syncKillQueue(index)
     }
 
@@ -280,6 +287,7 @@ extension PressureEngine {
             apps[index].taskHandle = nil
         }
         apps[index].taskExpiry = -.infinity
+        apps[index].isOverLimit = false
         if foreground == index {
             foreground = nil
             foregroundIgnored = 0
@@ -291,7 +299,20 @@ extension PressureEngine {
     @inline(__always)
     func charge(_ index: Int, _ delta: Int64) {
         accountant.charge(delta)
+        if apps[index].currentLimit != 0 { checkLimit(index) }
         footprintChanged(index)
+    }
+
+    /// Compares app `index` with the memory limit of its state: over a limit it moves to the
+    /// front of the kill order, and over a fatal one it is also queued to be killed at once.
+    func checkLimit(_ index: Int) {
+        let limit = apps[index].currentLimit
+        let isOver = apps[index].state.isResident && limit != 0 && apps[index].footprint > limit
+        if isOver && apps[index].limitIsFatal && !limitViolators.contains(index) { limitViolators.append(index) }
+        if isOver != apps[index].isOverLimit {
+            apps[index].isOverLimit = isOver
+            syncKillQueue(index)
+        }
     }
 
     private func showView(_ view: String, of index: Int, bytes: Bytes?) throws(EngineError) {

@@ -17,6 +17,7 @@ extension PressureEngine {
     /// kill level is reached and free memory is below its target, then lowers the level as far
     /// as free memory allows.
     func evaluatePressure() {
+        killLimitViolators()
         while targetLevel(free: accountant.free.value, current: level) > level {
             let next = PressureLevel(rawValue: level.rawValue + 1)!
             log(.level(from: level, to: next, free: accountant.free))
@@ -128,15 +129,19 @@ extension PressureEngine {
     }
 
     /// Kills victims in kill-queue order until free memory reaches the policy's target or no
-    /// killable app is left. A foreground app that has not ignored both warnings is passed over
-    /// (when the policy says so) and stays alive.
+    /// killable app is left. Passed over, and left alive: a foreground app that has not ignored
+    /// both warnings (when the policy says so), and apps whose band is killable only at a higher
+    /// level than the current one.
     private func killUntilTarget() {
         var passedOver: [Int] = []
         while accountant.free.value < killTarget, let top = killQueue.max {
             let index = Int(appByKillSlot[top.handle.index])
-            if apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
-                && foregroundIgnored != 0b11
-            {
+            let band = policy.bands[Int(apps[index].bands[apps[index].state])]
+            let spared =
+                (apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
+                    && foregroundIgnored != 0b11)
+                || (band.killableFrom.map { level < $0 } ?? false)
+            if spared {
                 killQueue.remove(top.handle)
                 apps[index].killHandle = nil
                 passedOver.append(index)
@@ -147,13 +152,22 @@ extension PressureEngine {
         for index in passedOver { syncKillQueue(index) }
     }
 
+    /// Kills every app that crossed a fatal memory limit during the action and is still over it.
+    private func killLimitViolators() {
+        guard !limitViolators.isEmpty else { return }
+        let violators = limitViolators
+        limitViolators = []
+        for index in violators where apps[index].isOverLimit && apps[index].killHandle != nil {
+            kill(index)
+        }
+    }
+
     /// Kills app `index`, logging the reason and the bytes freed; an executing app gets `willTerminate`.
     private func kill(_ index: Int) {
         let app = apps[index]
-        let band = policy.bands[Int(app.bands[app.state])]
         let notice = notice(forKilling: app.state)
-        log(.kill(app: app.id, state: app.state, reason: band.reason, notice: notice, freed: Bytes(app.footprint)))
-        if notice == .willTerminate { callback(index, .willTerminate) }
+        log(.kill(app: app.id, state: app.state, reason: reason(forKilling: index), notice: notice, freed: Bytes(app.footprint)))
+        if notice == .willTerminate && app.state.isExecuting { callback(index, .willTerminate) }
         terminate(index)
     }
 }

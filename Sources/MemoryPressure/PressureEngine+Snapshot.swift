@@ -14,8 +14,8 @@ public struct ResidentApp: Sendable, Hashable {
     public var lastActive: Double
     /// Declared background modes.
     public var backgroundModes: BackgroundModes
-    /// Its `oom_score_adj`, −1000…1000.
-    public var oomScoreAdj: Int
+    /// Its `oom_score_adj`, −1000…1000 (`nil`: derived from its state by the policy).
+    public var oomScoreAdj: Int?
     /// Swapped-out bytes.
     public var swap: Bytes
     /// Page-table bytes.
@@ -26,7 +26,7 @@ public struct ResidentApp: Sendable, Hashable {
     /// An app in a snapshot; only `id`, `state` and `footprint` are required.
     public init(
         id: AppID, state: AppState, footprint: Bytes, viewCaches: Bytes = .zero, purgeable: Bytes = .zero,
-        lastActive: Double = 0, backgroundModes: BackgroundModes = [], oomScoreAdj: Int = 0,
+        lastActive: Double = 0, backgroundModes: BackgroundModes = [], oomScoreAdj: Int? = nil,
         swap: Bytes = .zero, pageTables: Bytes = .zero, priority: Int? = nil
     ) {
         self.id = id
@@ -78,6 +78,7 @@ extension PressureEngine {
         apps[index].state = app.state
         bandSequence &+= 1
         apps[index].bandEntry = bandSequence
+        checkLimit(index)
         syncKillQueue(index)
     }
 }

@@ -47,6 +47,8 @@ public final class PressureEngine {
     var appByTaskSlot: [Int32] = []
     /// The sequence number given to the next app that enters a band.
     var bandSequence: UInt64 = 0
+    /// Apps that crossed a fatal memory limit during the current action, killed before pressure is evaluated.
+    var limitViolators: [Int] = []
 
     /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused).
     let enterBelow: [Int64]
@@ -79,12 +81,10 @@ public final class PressureEngine {
         self.accountant = ResourceAccountant(device: device)
         let usable = device.usable
         let thresholds = policy.thresholds
-        enterBelow = [0] + [thresholds.warning, thresholds.urgent, thresholds.critical].map {
-            $0.enter.resolved(against: usable).value
-        }
-        clearAbove = [0] + [thresholds.warning, thresholds.urgent, thresholds.critical].map {
-            $0.clear.resolved(against: usable).value
-        }
+        let levels = [thresholds.warning, thresholds.urgent, thresholds.critical]
+        // A level the policy does not use is never entered: its thresholds are below any free memory.
+        enterBelow = [0] + levels.map { $0?.enter.resolved(against: usable).value ?? .min }
+        clearAbove = [0] + levels.map { $0?.clear.resolved(against: usable).value ?? .min }
         killTarget = policy.kills.target.resolved(against: usable).value
         var shift: Int64 = 0
         while (max(usable.value, 1) &* 2) >> shift >= (1 << Self.valueBits) { shift += 1 }

@@ -31,28 +31,3 @@ public struct Trace: Sendable, Hashable {
         self.entries = entries
     }
 }
-
-/// A malformed trace: the file, the line (and column for syntax errors), and what was expected.
-public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file's path as given, or `<trace>`.
-    public var file: String
-    /// The 1-based line.
-    public var line: Int
-    /// The 1-based column, when known.
-    public var column: Int?
-    /// What was wrong and what was expected.
-    public var message: String
-
-    /// A trace error.
-    public init(file: String, line: Int, column: Int? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    /// `trace.jsonl:7:12: expected ',' or '}' …` (column omitted when unknown).
-    public var description: String {
-        "\(file):\(line)" + (column.map { ":\($0)" } ?? "") + ": " + message
-    }
-}

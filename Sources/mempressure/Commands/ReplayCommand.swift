@@ -33,7 +33,7 @@ struct ReplayCommand: ParsableCommand {
             let text = try InputFile.read(trace)
             let name = InputFile.displayName(trace)
             let parsed: Trace
-            do throws(TraceError) {
+            do throws(InputError) {
                 parsed = try Trace(jsonLines: text, file: name)
             } catch {
                 throw CLIError.malformed(error.description)

@@ -1,17 +1,36 @@
 import ArgumentParser
+import Foundation
 import MemoryPressure
 
 /// The `--policy NAME|FILE` option shared by the commands that run a policy.
 struct PolicyOption: ParsableArguments {
-    @Option(name: .long, help: "The policy: a shipped policy's name or a policy file. (default: ios4)")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A shipped policy's name or a policy file (YAML or JSON). (default: ios4)",
+            discussion: "Shipped: \(Policy.shippedNames.joined(separator: ", ")).",
+            valueName: "name|file"))
     var policy: String = "ios4"
 
-    /// The policy the option names.
+    /// The policy the option names: a shipped one by name, otherwise the file at that path.
     func resolve() throws -> Policy {
-        switch policy {
-        case "ios4": return .ios4
-        default:
-            throw CLIError.notFound("no policy named \"\(policy)\"; the shipped policies are: ios4")
+        try PolicyOption.load(policy)
+    }
+
+    /// Loads the shipped policy `nameOrPath`, or the policy file at that path.
+    static func load(_ nameOrPath: String) throws -> Policy {
+        do {
+            if Policy.shippedNames.contains(nameOrPath) {
+                return try Policy.shipped(nameOrPath)
+            }
+            guard FileManager.default.fileExists(atPath: nameOrPath) else {
+                throw CLIError.notFound(
+                    "\(nameOrPath): no shipped policy of that name and no such file; shipped policies: "
+                        + Policy.shippedNames.joined(separator: ", "))
+            }
+            return try Policy(yaml: try InputFile.read(nameOrPath), file: nameOrPath)
+        } catch let errors as PolicyErrors {
+            throw CLIError.malformed(errors.description)
         }
     }
 }

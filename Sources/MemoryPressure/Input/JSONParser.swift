@@ -1,79 +1,31 @@
-/// A parsed JSON value, as one line of a JSON Lines file holds it.
-public enum JSONValue: Sendable, Hashable {
-    /// `null`.
-    case null
-    /// `true` or `false`.
-    case bool(Bool)
-    /// A number.
-    case number(Double)
-    /// A string.
-    case string(String)
-    /// An array.
-    case array([JSONValue])
-    /// An object, keys in the order written.
-    case object([(key: String, value: JSONValue)])
-
-    /// Compares values; objects compare key by key in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.elementsEqual(b, by: { $0.key == $1.key && $0.value == $1.value })
-        default: false
-        }
-    }
-
-    /// Hashes the value's structure.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(value)
-        case .number(let value): hasher.combine(value)
-        case .string(let value): hasher.combine(value)
-        case .array(let values): hasher.combine(values)
-        case .object(let members):
-            for member in members {
-                hasher.combine(member.key)
-                hasher.combine(member.value)
-            }
-        }
-    }
-
-    /// What kind of value this is, for error messages ("a string", "an object"…).
-    public var kindDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): value ? "true" : "false"
-        case .number(let value): "the number \(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))"
-        case .string(let value): "the string \"\(value)\""
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
-/// A JSON syntax error: the 1-based column and what was expected there.
+/// A JSON syntax error: the 1-based line and column and what was expected there.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line where parsing stopped.
+    public var line: Int
     /// The 1-based column (in bytes) where parsing stopped.
     public var column: Int
     /// What was expected and what was found.
     public var message: String
 
-    /// "column 12: expected ',' or '}' after a member, found 'x'".
-    public var description: String { "column \(column): \(message)" }
+    /// "2:12: expected ',' or '}' after a member, found 'x'".
+    public var description: String { "\(line):\(column): \(message)" }
 }
 
-/// A small, strict JSON parser (RFC 8259) over UTF-8 bytes that reports the column of an error.
+/// A small, strict JSON parser (RFC 8259) over UTF-8 bytes that records where every value starts
+/// and reports the line and column of an error.
 public struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
+    private var line = 1
+    private var lineStart = 0
 
     /// Parses `text`, which must hold exactly one JSON value (surrounding whitespace allowed).
-    public static func parse(_ text: Substring) throws(JSONSyntaxError) -> JSONValue {
+    ///
+    /// - Complexity: O(length of `text`)
+    /// - Parameter firstLine: the line number of the text's first line (for a line of a larger file).
+    public static func parse<S: StringProtocol>(_ text: S, firstLine: Int = 1) throws(JSONSyntaxError) -> ConfigNode {
         var parser = JSONParser(bytes: Array(text.utf8))
+        parser.line = firstLine
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -88,7 +40,13 @@ public struct JSONParser {
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(column: position + 1, message: message)
+        JSONSyntaxError(line: line, column: position - lineStart + 1, message: message)
+    }
+
+    private func node(_ value: ConfigNode.Value, startingAt start: Int, line startLine: Int, lineStart startLineStart: Int)
+        -> ConfigNode
+    {
+        ConfigNode(value, line: startLine, column: start - startLineStart + 1)
     }
 
     private func describeCurrent() -> String {
@@ -98,22 +56,40 @@ public struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x0A:
+                position += 1
+                line += 1
+                lineStart = position
+            case 0x20, 0x09, 0x0D:
+                position += 1
+            default:
+                return
+            }
+        }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> ConfigNode {
         guard depth < 64 else { throw error("nesting deeper than 64 levels") }
-        guard position < bytes.count else { throw error("expected a value, found the end of the line") }
+        guard position < bytes.count else { throw error("expected a value, found the end of the input") }
+        let start = position
+        let startLine = line
+        let startLineStart = lineStart
+        let value: ConfigNode.Value
         switch bytes[position] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "{"): value = try parseObject(depth: depth)
+        case UInt8(ascii: "["): value = try parseArray(depth: depth)
+        case UInt8(ascii: "\""): value = .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); value = .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); value = .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); value = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (number, text) = try parseNumber()
+            value = .number(number, text: text)
         default: throw error("expected a value, found \(describeCurrent())")
         }
+        return node(value, startingAt: start, line: startLine, lineStart: startLineStart)
     }
 
     private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
@@ -125,9 +101,9 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> ConfigNode.Value {
         position += 1
-        var members: [(key: String, value: JSONValue)] = []
+        var members: [ConfigNode.Member] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -138,6 +114,8 @@ public struct JSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw error("expected a member name in double quotes, found \(describeCurrent())")
             }
+            let keyLine = line
+            let keyColumn = position - lineStart + 1
             let key = try parseString()
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
@@ -145,9 +123,9 @@ public struct JSONParser {
             }
             position += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth + 1)))
+            members.append(ConfigNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: try parseValue(depth: depth + 1)))
             skipWhitespace()
-            guard position < bytes.count else { throw error("expected ',' or '}', found the end of the line") }
+            guard position < bytes.count else { throw error("expected ',' or '}', found the end of the input") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
                 continue
@@ -160,9 +138,9 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> ConfigNode.Value {
         position += 1
-        var elements: [JSONValue] = []
+        var elements: [ConfigNode] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
@@ -172,7 +150,7 @@ public struct JSONParser {
             skipWhitespace()
             elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
-            guard position < bytes.count else { throw error("expected ',' or ']', found the end of the line") }
+            guard position < bytes.count else { throw error("expected ',' or ']', found the end of the input") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
                 continue
@@ -261,7 +239,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> (Double, String) {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         func digits(_ parser: inout JSONParser) -> Int {
@@ -290,6 +268,6 @@ public struct JSONParser {
             position = start
             throw error("number \(text) is out of range")
         }
-        return value
+        return (value, text)
     }
 }

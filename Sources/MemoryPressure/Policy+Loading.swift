@@ -1,0 +1,346 @@
+import Foundation
+
+/// Every problem found in one policy file: loading checks the whole file and reports them all.
+public struct PolicyErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problems, in the order of the file.
+    public var problems: [InputError]
+
+    /// One line per problem.
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+extension Policy {
+    /// Loads a policy from YAML (or JSON) text. The schema is documented in `policies/README.md`.
+    ///
+    /// Everything is validated: unknown keys, wrong types, thresholds out of order (urgent above
+    /// warning, clear below enter), kills starting at a level the policy never enters, an empty
+    /// band list, duplicate band names, regular expressions that do not compile. Every problem is
+    /// reported, each naming the file, the line and column, the key path, what was found and
+    /// what was expected.
+    ///
+    /// - Parameter file: the name used in error messages.
+    /// - Throws: ``PolicyErrors`` with at least one problem.
+    public init(yaml text: String, file: String) throws(PolicyErrors) {
+        let loader = PolicyLoader(file: file)
+        let root: ConfigNode
+        do {
+            root = try ConfigNode.parseYAML(text, file: file)
+        } catch {
+            throw PolicyErrors(problems: [error])
+        }
+        guard let policy = loader.load(root), loader.problems.isEmpty else {
+            throw PolicyErrors(problems: loader.problems)
+        }
+        self = policy
+    }
+}
+
+/// Reads a policy document, collecting every problem instead of stopping at the first.
+final class PolicyLoader {
+    let file: String
+    var problems: [InputError] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    /// Runs `body`, recording its error and returning `nil` if it throws.
+    func attempt<T>(_ body: () throws(InputError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            problems.append(error)
+            return nil
+        }
+    }
+
+    func load(_ root: ConfigNode) -> Policy? {
+        guard let document = attempt({ () throws(InputError) in try ConfigObject(root, file: file) }) else { return nil }
+        let name = attempt { () throws(InputError) in try document.string("name") }
+        let summary = attempt { () throws(InputError) in try document.optionalString("summary") ?? "" }
+        let thresholds = attempt { () throws(InputError) in try self.thresholds(try document.object("thresholds")) }
+        let warnings = attempt { () throws(InputError) in try self.warnings(try document.optionalObject("warn")) }
+        let purges = attempt { () throws(InputError) in try self.purges(try document.optionalObject("purge")) }
+        let kills = attempt { () throws(InputError) in try self.kills(try document.object("kill"), thresholds: thresholds) }
+        let adjByState = attempt { () throws(InputError) in
+            try self.byState(try document.optionalObject("oomScoreAdjByState"), range: -1000...1000)
+        }
+        let priorityByState = attempt { () throws(InputError) in
+            try self.byState(try document.optionalObject("priorityByState"), range: -1_000_000...1_000_000)
+        }
+        let bands = loadBands(document)
+        let protections = loadList(document, "protect") { (object) throws(InputError) in
+            Protection(matches: try self.matches(object), reason: try self.nonEmptyString(object, "reason"))
+        }
+        let preferences = loadList(document, "preferences") { (object) throws(InputError) in
+            let pattern = try object.string("pattern")
+            try self.checkPattern(pattern, object, "pattern")
+            guard let score = try object.optionalInt("score", in: -1000...1000) else {
+                throw object.error("missing key \"score\": expected an integer from -1000 to 1000 (earlyoom uses ±300)")
+            }
+            return NamePreference(pattern: pattern, score: score)
+        }
+        let limits = loadList(document, "limits") { (object) throws(InputError) in
+            let matches = object.optional("match") == nil ? [AppMatch()] : try self.matches(object)
+            let active = try object.optionalSize("active")
+            let inactive = try object.optionalSize("inactive")
+            guard active != nil || inactive != nil else {
+                throw object.error("expected an \"active\" or an \"inactive\" limit (or both)")
+            }
+            return AppLimit(matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
+        }
+        attempt { () throws(InputError) in try document.finish() }
+        guard let name, let summary, let thresholds, let warnings, let purges, let kills, let adjByState,
+            let priorityByState, let bands, let protections, let preferences, let limits
+        else { return nil }
+        return Policy(
+            name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
+            bands: bands, protections: protections, preferences: preferences, limits: limits,
+            oomScoreAdjByState: adjByState, priorityByState: priorityByState)
+    }
+
+    private func nonEmptyString(_ object: ConfigObject, _ key: String) throws(InputError) -> String {
+        let text = try object.string(key)
+        guard !text.isEmpty else { throw object.error("key \"\(key)\": expected a non-empty text") }
+        return text
+    }
+
+    // MARK: Thresholds and levels
+
+    private func thresholds(_ object: ConfigObject) throws(InputError) -> PressureThresholds {
+        var result = PressureThresholds()
+        var previous: (level: PressureLevel, enter: MemoryAmount)? = nil
+        for level in [PressureLevel.warning, .urgent, .critical] {
+            guard let pair = try object.optionalObject(level.name) else { continue }
+            let enter = try pair.amount("enter")
+            let clear = try pair.amount("clear")
+            try pair.finish()
+            guard Self.compare(enter, clear) == .less else {
+                throw pair.error("expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered")
+            }
+            if let previous, Self.compare(enter, previous.enter) != .less {
+                throw pair.error(
+                    "threshold out of order: \(level.name) is entered below \(enter) free, expected less than "
+                        + "\(previous.level.name)'s \(previous.enter) (a higher level needs less free memory)")
+            }
+            switch level {
+            case .warning: result.warning = LevelThreshold(enter: enter, clear: clear)
+            case .urgent: result.urgent = LevelThreshold(enter: enter, clear: clear)
+            case .critical: result.critical = LevelThreshold(enter: enter, clear: clear)
+            case .normal: break
+            }
+            previous = (level, enter)
+        }
+        try object.finish()
+        guard previous != nil else { throw object.error("expected at least one of warning, urgent, critical") }
+        return result
+    }
+
+    /// Compares two amounts when both are in the same unit (mixed units cannot be ordered without a device).
+    static func compare(_ lhs: MemoryAmount, _ rhs: MemoryAmount) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case (.bytes(let a), .bytes(let b)): a < b ? .less : (a == b ? .same : .more)
+        case (.percent(let a), .percent(let b)): a < b ? .less : (a == b ? .same : .more)
+        default: .less
+        }
+    }
+
+    enum ComparisonResult { case less, same, more }
+
+    private func level(_ node: ConfigNode, _ object: ConfigObject, _ key: String) throws(InputError) -> PressureLevel {
+        guard case .string(let text) = node.value, let level = PressureLevel(name: text), level != .normal else {
+            throw object.error(at: node, key: key, "expected warning, urgent or critical, found \(node.kindDescription)")
+        }
+        return level
+    }
+
+    private func perLevel<T>(
+        _ object: ConfigObject?, _ read: (ConfigNode, String) throws(InputError) -> T
+    ) throws(InputError) -> [PressureLevel: T] {
+        guard let object else { return [:] }
+        var result: [PressureLevel: T] = [:]
+        for key in object.keys {
+            guard let level = PressureLevel(name: key), level != .normal else {
+                throw object.error("unknown key \"\(key)\": expected warning, urgent or critical")
+            }
+            if let node = object.optional(key) { result[level] = try read(node, key) }
+        }
+        try object.finish()
+        return result
+    }
+
+    private func warnings(_ object: ConfigObject?) throws(InputError) -> [PressureLevel: WarningAudience] {
+        try perLevel(object) { (node, key) throws(InputError) in
+            try ConfigObject.enumValue(node, WarningAudience.self, object: object!, key: key)
+        }
+    }
+
+    private func purges(_ object: ConfigObject?) throws(InputError) -> [PressureLevel: PurgeActions] {
+        try perLevel(object) { (node, key) throws(InputError) in
+            guard case .array(let elements) = node.value else {
+                throw object!.error(at: node, key: key, "expected a list such as [offscreenViews, purgeableCaches], found \(node.kindDescription)")
+            }
+            var actions: PurgeActions = []
+            for element in elements {
+                guard case .string(let text) = element.value else {
+                    throw object!.error(at: element, key: key, "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \(element.kindDescription)")
+                }
+                switch text {
+                case "offscreenViews": actions.insert(.offscreenViews)
+                case "purgeableCaches": actions.insert(.purgeableCaches)
+                case "suspendedOffscreenViews": actions.insert(.suspendedOffscreenViews)
+                default:
+                    throw object!.error(at: element, key: key, "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \"\(text)\"")
+                }
+            }
+            return actions
+        }
+    }
+
+    private func kills(_ object: ConfigObject, thresholds: PressureThresholds?) throws(InputError) -> KillRule {
+        let startNode = try object.required("startLevel", expected: "warning, urgent or critical")
+        let start = try level(startNode, object, "startLevel")
+        if let thresholds, thresholds[start] == nil {
+            throw object.error(at: startNode, key: "startLevel", "kills start at \(start.name), but the policy has no \(start.name) threshold, so they would never happen")
+        }
+        let target = try object.amount("target")
+        let foreground = try object.optionalBool("foregroundNeedsIgnoredWarnings") ?? false
+        let notices = try perLevel(try object.optionalObject("notices")) { (node, key) throws(InputError) in
+            try ConfigObject.enumValue(node, Event.KillNotice.self, object: object, key: "notices." + key)
+        }
+        try object.finish()
+        return KillRule(startLevel: start, target: target, foregroundNeedsIgnoredWarnings: foreground, notices: notices)
+    }
+
+    private func byState(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [AppState: Int] {
+        guard let object else { return [:] }
+        var result: [AppState: Int] = [:]
+        for key in object.keys {
+            guard let state = AppState(rawValue: key), state.isResident else {
+                throw object.error("unknown key \"\(key)\": expected active, inactive, background or suspended")
+            }
+            result[state] = try object.optionalInt(key, in: range)
+        }
+        try object.finish()
+        return result
+    }
+
+    // MARK: Bands, matches, lists
+
+    private func loadBands(_ document: ConfigObject) -> [Band]? {
+        guard let list = attempt({ () throws(InputError) in try document.optionalList("bands") }) else { return nil }
+        guard let list, !list.isEmpty else {
+            problems.append(document.error("missing or empty \"bands\": expected at least one kill band (killed first to last)"))
+            return nil
+        }
+        var bands: [Band] = []
+        var failed = false
+        for (path, node) in list {
+            let band = attempt { () throws(InputError) -> Band in
+                let object = try ConfigObject(node, file: file, path: path)
+                let name = try nonEmptyString(object, "name")
+                guard !bands.contains(where: { $0.name == name }) else {
+                    throw object.error("band name \"\(name)\" appears twice")
+                }
+                let matches = try self.matches(object)
+                let order = try object.optionalEnum("order", BandOrder.self) ?? .largestFirst
+                let reason = try nonEmptyString(object, "reason")
+                let slots = try object.optionalBool("slotsByOomScoreAdj") ?? false
+                var killableFrom: PressureLevel? = nil
+                if let node = object.optional("killableFrom") { killableFrom = try level(node, object, "killableFrom") }
+                try object.finish()
+                return Band(
+                    name: name, matches: matches, order: order, reason: reason, slotsByOomScoreAdj: slots,
+                    killableFrom: killableFrom)
+            }
+            if let band { bands.append(band) } else { failed = true }
+        }
+        guard bands.count <= 200 else {
+            problems.append(document.error("expected at most 200 bands, found \(bands.count)"))
+            return nil
+        }
+        return failed ? nil : bands
+    }
+
+    private func loadList<T>(
+        _ document: ConfigObject, _ key: String, _ read: (ConfigObject) throws(InputError) -> T
+    ) -> [T]? {
+        guard let list = attempt({ () throws(InputError) in try document.optionalList(key) }) else { return nil }
+        var items: [T] = []
+        var failed = false
+        for (path, node) in list ?? [] {
+            let item = attempt { () throws(InputError) -> T in
+                let object = try ConfigObject(node, file: file, path: path)
+                let item = try read(object)
+                try object.finish()
+                return item
+            }
+            if let item { items.append(item) } else { failed = true }
+        }
+        return failed ? nil : items
+    }
+
+    /// The `match` of `object`: one condition (a mapping) or a list of alternatives.
+    func matches(_ object: ConfigObject) throws(InputError) -> [AppMatch] {
+        let node = try object.required("match", expected: "a condition such as {states: [suspended]} or a list of them")
+        let path = ConfigObject.join(object.path, "match")
+        if case .array(let elements) = node.value {
+            guard !elements.isEmpty else { throw object.error(at: node, key: "match", "expected at least one condition") }
+            var result: [AppMatch] = []
+            for (position, element) in elements.enumerated() {
+                result.append(try match(try ConfigObject(element, file: file, path: "\(path)[\(position)]")))
+            }
+            return result
+        }
+        return [try match(try ConfigObject(node, file: file, path: path))]
+    }
+
+    func match(_ object: ConfigObject) throws(InputError) -> AppMatch {
+        var match = AppMatch()
+        if let states = try object.optionalStringList("states") {
+            var parsed: Set<AppState> = []
+            for state in states {
+                guard let value = AppState(rawValue: state), value.isResident else {
+                    throw object.error("key \"states\": expected active, inactive, background or suspended, found \"\(state)\"")
+                }
+                parsed.insert(value)
+            }
+            guard !parsed.isEmpty else { throw object.error("key \"states\": expected at least one state") }
+            match.states = parsed
+        }
+        match.hasBackgroundMode = try object.optionalBool("backgroundMode")
+        match.oomScoreAdj = try range(object, "oomScoreAdj", within: -1000...1000)
+        match.priority = try range(object, "priority", within: -1_000_000...1_000_000)
+        if let names = try object.optionalStringList("names") {
+            for name in names { try checkPattern(name, object, "names") }
+            match.names = names
+        }
+        try object.finish()
+        return match
+    }
+
+    private func range(_ object: ConfigObject, _ key: String, within bounds: ClosedRange<Int>) throws(InputError)
+        -> ClosedRange<Int>?
+    {
+        guard let node = object.optional(key) else { return nil }
+        if case .number = node.value {
+            let value = try ConfigObject.int(node, in: bounds, object: object, key: key)
+            return value...value
+        }
+        guard case .array(let elements) = node.value, elements.count == 2 else {
+            throw object.error(at: node, key: key, "expected an integer or a range [min, max], found \(node.kindDescription)")
+        }
+        let low = try ConfigObject.int(elements[0], in: bounds, object: object, key: key)
+        let high = try ConfigObject.int(elements[1], in: bounds, object: object, key: key)
+        guard low <= high else { throw object.error(at: node, key: key, "expected [min, max] with min ≤ max, found [\(low), \(high)]") }
+        return low...high
+    }
+
+    func checkPattern(_ pattern: String, _ object: ConfigObject, _ key: String) throws(InputError) {
+        do {
+            _ = try Regex(pattern)
+        } catch {
+            throw object.error("key \"\(key)\": invalid regular expression \"\(pattern)\": \(error)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// The kill-order report: who would die next, in order, and why — read without changing anything.
+
+/// One row of a kill order: who would die at this rank, and why.
+public struct KillCandidate: Sendable, Hashable {
+    /// 1 for the next victim.
+    public var rank: Int
+    /// The app.
+    public var app: AppID
+    /// Its state.
+    public var state: AppState
+    /// The policy band it is in.
+    public var band: String
+    /// Its footprint.
+    public var footprint: Bytes
+    /// What it would be told.
+    public var notice: Event.KillNotice
+    /// Why it is at this rank, in words a person understands.
+    public var reason: String
+    /// The packed key that ordered it (band rank, order value, tie-breaker).
+    public var key: UInt64
+}
+
+extension PressureEngine {
+    /// The next `limit` victims, in order, read from the kill queue's non-mutating top-k walk
+    /// (no sorting, no copy of the queue).
+    ///
+    /// - Complexity: O(limit × log limit), independent of the number of apps.
+    public func killOrder(limit: Int) -> [KillCandidate] {
+        var rows: [KillCandidate] = []
+        var scores: [Int] = []
+        rows.reserveCapacity(Swift.min(Swift.max(limit, 0), killQueue.count))
+        killQueue.forEachTop(Swift.max(limit, 0)) { handle, key in
+            let index = Int(appByKillSlot[handle.index])
+            let app = apps[index]
+            let band = policy.bands[Int(app.bands[app.state])]
+            scores.append(band.order == .oomScore ? oomScore(of: index) : -1)
+            rows.append(
+                KillCandidate(
+                    rank: rows.count + 1, app: app.id, state: app.state, band: band.name,
+                    footprint: Bytes(app.footprint), notice: notice(forKilling: app.state),
+                    reason: reason(forKilling: index), key: key))
+        }
+        // earlyoom breaks ties on oom_score by the larger RSS: say so where it happened.
+        for position in rows.indices where scores[position] >= 0 {
+            let tiedBefore = position > 0 && scores[position - 1] == scores[position]
+            let tiedAfter = position + 1 < rows.count && scores[position + 1] == scores[position]
+            if tiedBefore || tiedAfter { rows[position].reason += ", largest RSS among ties" }
+        }
+        return rows
+    }
+
+    /// Resident apps the policy never kills, with the reason, in the order they appeared.
+    ///
+    /// - Complexity: O(n)
+    public func protectedApps() -> [(app: AppID, reason: String)] {
+        apps.indices.compactMap { index in
+            let app = apps[index]
+            guard app.state.isResident, app.bands[app.state] == BandTable.none else { return nil }
+            let reason = matcher.protection(for: subject(of: index, in: app.state), state: app.state)?.reason
+                ?? "matches no kill band of policy \(policy.name)"
+            return (app.id, reason)
+        }
+    }
+
+    /// What an app in `state` is told when it is killed at the current level.
+    func notice(forKilling state: AppState) -> Event.KillNotice {
+        if !policy.kills.notices.isEmpty {
+            return policy.kills.notices[level] ?? policy.kills.notices[levelForFreeMemory] ?? .none
+        }
+        return state == .background ? .willTerminate : .none
+    }
+
+    /// Why app `index` is in the kill order where it is: its band's reason, with the figure that
+    /// ordered it when the band is not ordered by size alone.
+    func reason(forKilling index: Int) -> String {
+        let app = apps[index]
+        let band = policy.bands[Int(app.bands[app.state])]
+        if app.isOverLimit {
+            let which = app.state.isForeground ? "active" : "inactive"
+            let kind = app.limitIsFatal ? "fatal" : "soft"
+            return "over its \(which) memory limit of \(Bytes(app.currentLimit).formatted) (\(kind))"
+        }
+        var reason = band.reason
+        switch band.order {
+        case .largestFirst, .firstInFirstOut:
+            break
+        case .leastRecentlyUsed:
+            reason += " (frontmost \(Event.json(((now - app.lastFrontmost) * 10).rounded() / 10))s ago)"
+        case .badness:
+            let pages = badness(of: index) / 4096
+            reason += " (oom_badness \(pages) pages)"
+        case .oomScore:
+            reason = "oom_score \(oomScore(of: index) - 1000)" + (band.reason.isEmpty ? "" : ", \(band.reason)")
+        }
+        if band.slotsByOomScoreAdj {
+            reason += " (oom_score_adj \(effectiveOomScoreAdj(of: index, in: app.state)))"
+        }
+        return reason
+    }
+
+    /// The attributes of app `index` in `state` that policies match on.
+    func subject(of index: Int, in state: AppState) -> PolicyMatcher.Subject {
+        let app = apps[index]
+        let priority = app.priority.map(Int.init) ?? policy.priorityByState[state]
+        return PolicyMatcher.Subject(
+            id: app.id, backgroundModes: app.backgroundModes,
+            oomScoreAdj: effectiveOomScoreAdj(of: index, in: state), priority: priority)
+    }
+}
