@@ -215,22 +215,22 @@ extension IndexedHeap {
 
     /// Changes the priority of the element `handle` refers to, in either direction.
     ///
-    /// An update to the priority the element already has only compares and returns.
+    /// An update that leaves the element's place in the order unchanged (including an update to
+    /// the priority it already has) only compares it with its parent and children and stores it.
     ///
     /// - Precondition: `handle` refers to an element in this heap (see ``contains(_:)``).
     /// - Complexity: O(log n) comparisons; O(1) if the element does not have to move.
     @inlinable
     public mutating func update(_ handle: Handle, to priority: Priority) {
         let position = _position(of: handle)
-        let old = _nodes[position].priority
-        let node = _Node(priority: priority, slot: handle._slot)
-        if old < priority {
-            _siftUp(node, from: position)
-        } else if priority < old {
-            _siftDown(node, from: position)
-        } else {
+        let direction = _nodes.withUnsafeBufferPointer { nodes in
+            Self._direction(of: priority, at: position, nodes: nodes)
+        }
+        if direction == 0 {
+            // The common case for small changes: one store, the position table is untouched.
             _nodes[position].priority = priority
-            return
+        } else {
+            _move(_Node(priority: priority, slot: handle._slot), from: position, direction: direction)
         }
         _checkInvariants()
     }
@@ -247,11 +247,7 @@ extension IndexedHeap {
         _release(slot: handle._slot)
         let last = _nodes.removeLast()
         if position < _nodes.count {
-            if removed < last.priority {
-                _siftUp(last, from: position)
-            } else {
-                _siftDown(last, from: position)
-            }
+            _place(last, at: position)
         }
         _checkInvariants()
         return removed
