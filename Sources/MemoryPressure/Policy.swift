@@ -202,10 +202,11 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     case leastRecentlyUsed
     /// The app that entered the band first, first.
     case firstInFirstOut
-    /// The highest `footprint + swap + pageTables + oomScoreAdj × total / 1000` first (Linux `oom_badness`).
+    /// The highest Linux `oom_badness` first: footprint + swap + page tables, in pages, plus
+    /// `oomScoreAdj × total / 1000` where total is memory plus swap.
     case badness
-    /// The highest `oom_score` (badness × 1000 / total, plus name preferences) first, ties to the
-    /// largest footprint (earlyoom).
+    /// The highest `/proc/<pid>/oom_score` (`(1000 + badness × 1000 / total) × 2 / 3`) plus name
+    /// preferences first, ties to the largest footprint (earlyoom).
     case oomScore
 }
 

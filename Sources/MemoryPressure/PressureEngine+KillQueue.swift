@@ -46,7 +46,8 @@ extension PressureEngine {
         case .largestFirst:
             return clampedValue(bytes: app.footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
         case .badness:
-            return clampedValue(bytes: badness(of: index), extraShift: extraShift, mask: mask)
+            let pages = badnessPages(of: index)
+            return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
             let score = UInt64(oomScore(of: index))
             let rss = clampedValue(bytes: app.footprint, extraShift: extraShift &+ Int64(Self.scoreBits), mask: mask >> Self.scoreBits)
@@ -73,22 +74,29 @@ extension PressureEngine {
         return own == AppRecord.derived ? policy.oomScoreAdjByState[state] ?? 0 : Int(own)
     }
 
-    /// Linux `oom_badness` in bytes: footprint + swap + page tables + adj × total / 1000.
+    /// The page size the Linux formulas count in.
+    static var pageSize: Int64 { 4096 }
+
+    /// Linux `oom_badness` in pages, as `mm/oom_kill.c` computes it: rss + swap entries +
+    /// page-table bytes / PAGE_SIZE, plus `oom_score_adj × (totalpages / 1000)` (the division
+    /// first, as the kernel does), where totalpages is memory plus swap.
     @inline(__always)
-    func badness(of index: Int) -> Int64 {
+    func badnessPages(of index: Int) -> Int64 {
         let app = apps[index]
+        let page = Self.pageSize
         let adj = Int64(effectiveOomScoreAdj(of: index, in: app.state))
-        return app.footprint &+ app.swap &+ app.pageTables &+ adj &* accountant.device.badnessTotal.value / 1000
+        let totalPages = accountant.device.badnessTotal.value / page
+        return app.footprint / page &+ app.swap / page &+ app.pageTables / page &+ adj &* (totalPages / 1000)
     }
 
-    /// The kernel's `oom_score` scale (badness × 1000 / total, shifted by 1000 so it is never
-    /// negative, as `/proc/<pid>/oom_score` reports since Linux 5.9 before clamping), plus the
-    /// app's name preferences, clamped to 0...4095.
+    /// `/proc/<pid>/oom_score` as `fs/proc/base.c` computes it since Linux 5.9:
+    /// `(1000 + badness × 1000 / totalpages) × 2 / 3`, plus the app's name preferences (earlyoom's
+    /// ±300 for `--prefer`/`--avoid`), clamped to 0...4095.
     @inline(__always)
     func oomScore(of index: Int) -> Int {
-        let total = Swift.max(accountant.device.badnessTotal.value, 1)
-        let score = 1000 &+ Int(badness(of: index) &* 1000 / total) &+ Int(apps[index].preference)
-        return Swift.min(Swift.max(score, 0), 4095)
+        let totalPages = Swift.max(accountant.device.badnessTotal.value / Self.pageSize, 1)
+        let score = (1000 &+ badnessPages(of: index) &* 1000 / totalPages) &* 2 / 3
+        return Swift.min(Swift.max(Int(score) &+ Int(apps[index].preference), 0), 4095)
     }
 
     /// The name-preference score of app `index` as bytes (score × total / 1000), like an adj.

@@ -65,7 +65,10 @@ extension PressureEngine {
     /// What an app in `state` is told when it is killed at the current level.
     func notice(forKilling state: AppState) -> Event.KillNotice {
         if !policy.kills.notices.isEmpty {
-            return policy.kills.notices[level] ?? policy.kills.notices[levelForFreeMemory] ?? .none
+            // The notice of the current level, or, when no kill would happen at this level, the
+            // notice a kill would carry at the level kills start.
+            let current = Swift.max(level, levelForFreeMemory)
+            return policy.kills.notices[current] ?? policy.kills.notices[policy.kills.startLevel] ?? .none
         }
         return state == .background ? .willTerminate : .none
     }
@@ -87,13 +90,15 @@ extension PressureEngine {
         case .leastRecentlyUsed:
             reason += " (frontmost \(Event.json(((now - app.lastFrontmost) * 10).rounded() / 10))s ago)"
         case .badness:
-            let pages = badness(of: index) / 4096
-            reason += " (oom_badness \(pages) pages)"
+            reason += ": \(badnessPages(of: index)) pages"
         case .oomScore:
-            reason = "oom_score \(oomScore(of: index) - 1000)" + (band.reason.isEmpty ? "" : ", \(band.reason)")
+            reason = "oom_score \(oomScore(of: index))"
         }
         if band.slotsByOomScoreAdj {
             reason += " (oom_score_adj \(effectiveOomScoreAdj(of: index, in: app.state)))"
+        }
+        if let from = band.killableFrom, Swift.max(level, levelForFreeMemory) < from {
+            reason += "; killable only at \(from.name) pressure"
         }
         return reason
     }

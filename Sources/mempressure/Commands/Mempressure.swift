@@ -12,6 +12,6 @@ struct Mempressure: ParsableCommand {
             unreadable, 74 output not writable.
             """,
         version: MemoryPressureVersion.current,
-        subcommands: [ReplayCommand.self]
+        subcommands: [KillOrderCommand.self, ReplayCommand.self, PolicyCommand.self]
     )
 }

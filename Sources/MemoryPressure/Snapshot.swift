@@ -1,0 +1,105 @@
+/// A moment of a device: its memory and the apps in it (DESIGN.md, "Snapshot"), the input of
+/// `mempressure kill-order`.
+public struct Snapshot: Sendable, Hashable {
+    /// The device.
+    public var device: Device
+    /// The apps, in file order.
+    public var apps: [ResidentApp]
+
+    /// A snapshot.
+    public init(device: Device, apps: [ResidentApp]) {
+        self.device = device
+        self.apps = apps
+    }
+
+    /// Parses a snapshot from YAML or JSON text (a document starting with `{` is read by the fast
+    /// JSON reader). Every field is checked: unknown keys, wrong types, unknown states or
+    /// background modes, duplicate ids, caches larger than the footprint, a reserve not below
+    /// the memory — each an ``InputError`` naming the file, line, column and field path.
+    ///
+    /// - Complexity: O(length of `text`)
+    public init(text: String, file: String) throws(InputError) {
+        let root: ConfigNode
+        if text.first(where: { !$0.isWhitespace }) == "{" {
+            do {
+                root = try JSONParser.parse(text)
+            } catch {
+                throw InputError(file: file, line: error.line, column: error.column, path: "", message: error.message)
+            }
+        } else {
+            root = try ConfigNode.parseYAML(text, file: file)
+        }
+        let document = try ConfigObject(root, file: file)
+        let deviceObject = try document.object("device")
+        let device = Device(
+            memory: try deviceObject.size("memory"), reserved: try deviceObject.optionalSize("reserved") ?? .zero,
+            swap: try deviceObject.optionalSize("swap") ?? .zero)
+        guard device.reserved < device.memory else {
+            throw deviceObject.error("expected \"reserved\" (\(device.reserved.value)) below \"memory\" (\(device.memory.value))")
+        }
+        try deviceObject.finish()
+        var apps: [ResidentApp] = []
+        var seen: Set<AppID> = []
+        for (path, node) in try document.optionalList("apps") ?? [] {
+            let object = try ConfigObject(node, file: file, path: path)
+            let app = try Self.app(object)
+            guard seen.insert(app.id).inserted else { throw object.error("app id \"\(app.id)\" appears twice; ids must be unique") }
+            apps.append(app)
+        }
+        try document.finish()
+        self.init(device: device, apps: apps)
+    }
+
+    private static func app(_ object: ConfigObject) throws(InputError) -> ResidentApp {
+        let id = try object.string("id")
+        guard !id.isEmpty else { throw object.error("key \"id\": expected a non-empty app id") }
+        let stateNode = try object.required("state", expected: "notRunning, inactive, active, background or suspended")
+        let state = try ConfigObject.enumValue(stateNode, AppState.self, object: object, key: "state")
+        var app = ResidentApp(id: AppID(id), state: state, footprint: try object.size("footprint"))
+        app.viewCaches = try object.optionalSize("viewCaches") ?? .zero
+        app.purgeable = try object.optionalSize("purgeable") ?? .zero
+        if let lastActive = try object.optionalNumber("lastActive") {
+            guard lastActive >= 0 else { throw object.error("key \"lastActive\": expected seconds ≥ 0, found \(lastActive)") }
+            app.lastActive = lastActive
+        }
+        for mode in try object.optionalStringList("backgroundModes") ?? [] {
+            guard let parsed = BackgroundMode(rawValue: mode) else {
+                throw object.error("key \"backgroundModes\": expected audio, location or voip, found \"\(mode)\"")
+            }
+            app.backgroundModes.insert(BackgroundModes(parsed))
+        }
+        app.oomScoreAdj = try object.optionalInt("oomScoreAdj", in: -1000...1000)
+        app.swap = try object.optionalSize("swap") ?? .zero
+        app.pageTables = try object.optionalSize("pageTables") ?? .zero
+        app.priority = try object.optionalInt("priority", in: -1_000_000...1_000_000)
+        try object.finish()
+        guard app.viewCaches.value + app.purgeable.value <= app.footprint.value else {
+            throw object.error(
+                "expected \"footprint\" (\(app.footprint.value)) to include \"viewCaches\" and \"purgeable\" "
+                    + "(\(app.viewCaches.value + app.purgeable.value) together)")
+        }
+        return app
+    }
+}
+
+extension PressureEngine {
+    /// An engine holding every app of `snapshot` in its state, ready for ``killOrder(limit:)``.
+    ///
+    /// - Throws: ``EngineError`` if the policy's patterns do not compile or the snapshot has two
+    ///   foreground apps.
+    /// - Complexity: O(n log n)
+    public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
+        try self.init(device: snapshot.device, policy: policy)
+        for app in snapshot.apps {
+            try add(app)
+        }
+        // A snapshot has no history: an app is taken to have entered its band when it was last
+        // frontmost, so first-in-first-out bands start with the app left longest ago.
+        let byAge = apps.indices.sorted { apps[$0].lastFrontmost < apps[$1].lastFrontmost }
+        for (sequence, index) in byAge.enumerated() {
+            apps[index].bandEntry = UInt64(sequence + 1)
+            syncKillQueue(index)
+        }
+        bandSequence = UInt64(apps.count)
+    }
+}

@@ -1,0 +1,105 @@
+import MemoryPressure
+
+/// The kill-order report of DESIGN.md ("Kill-order report") in its three forms.
+struct KillOrderReport {
+    var policy: String
+    var device: Device
+    var free: Bytes
+    var level: PressureLevel
+    var order: [KillCandidate]
+    var protected: [(app: AppID, reason: String)]
+    /// Whether each row also shows the key that ordered it.
+    var explain: Bool
+
+    /// The contract's JSON, on one line, keys in the contract's order.
+    var json: String {
+        var out = "{\"policy\":\(Event.json(policy)),\"device\":{\"memory\":\(device.memory.value),"
+        out += "\"free\":\(free.value),\"level\":\"\(level.name)\"},\"order\":["
+        out += order.map { row in
+            var item = "{\"rank\":\(row.rank),\"app\":\(Event.json(row.app.rawValue)),\"state\":\"\(row.state.rawValue)\","
+            item += "\"band\":\(Event.json(row.band)),\"footprint\":\(row.footprint.value),"
+            item += "\"notice\":\"\(row.notice.rawValue)\",\"reason\":\(Event.json(row.reason))"
+            if explain { item += ",\"key\":\"\(Self.hex(row.key))\"" }
+            return item + "}"
+        }.joined(separator: ",")
+        out += "],\"protected\":["
+        out += protected.map { "{\"app\":\(Event.json($0.app.rawValue)),\"reason\":\(Event.json($0.reason))}" }
+            .joined(separator: ",")
+        return out + "]}\n"
+    }
+
+    /// CSV with a header row; footprints in bytes; protected apps follow with an empty rank.
+    var csv: String {
+        var out = "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "") + "\n"
+        for row in order {
+            var fields = [
+                "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, "\(row.footprint.value)",
+                row.notice.rawValue, row.reason,
+            ]
+            if explain { fields.append(Self.hex(row.key)) }
+            out += fields.map(Self.csvField).joined(separator: ",") + "\n"
+        }
+        for entry in protected {
+            var fields = ["", entry.app.rawValue, "", "protected", "", "", entry.reason]
+            if explain { fields.append("") }
+            out += fields.map(Self.csvField).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// An aligned table for people, with human-readable sizes.
+    var table: String {
+        var out = "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
+        out += "free \(free.formatted), level \(level.name)\n\n"
+        var rows = [["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])]
+        for row in order {
+            rows.append(
+                ["\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, row.footprint.formatted,
+                 row.notice.rawValue, row.reason] + (explain ? [Self.hex(row.key)] : []))
+        }
+        out += TextTable.render(rows, rightAligned: [0, 4])
+        if order.isEmpty { out += "(no app can be killed under this policy)\n" }
+        if !protected.isEmpty {
+            out += "\nprotected:\n"
+            out += TextTable.render(
+                [["APP", "REASON"]] + protected.map { [$0.app.rawValue, $0.reason] }, rightAligned: [])
+        }
+        return out
+    }
+
+    static func hex(_ key: UInt64) -> String {
+        let digits = String(key, radix: 16)
+        return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Aligned plain-text tables.
+enum TextTable {
+    /// Renders `rows` (the first is the header) with two spaces between columns; columns listed
+    /// in `rightAligned` are aligned to the right. Trailing spaces are trimmed.
+    static func render(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var out = ""
+        for row in rows {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column > 0 { line += "  " }
+                line += rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}

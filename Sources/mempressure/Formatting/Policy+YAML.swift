@@ -1,0 +1,86 @@
+import MemoryPressure
+
+/// A policy written out in full as YAML (every default filled in), in the schema that
+/// `Policy(yaml:file:)` reads: the output of `policy show` loads back to the same policy.
+enum PolicyYAML {
+    static func render(_ policy: Policy) -> String {
+        var out = "name: \(quote(policy.name))\nsummary: \(quote(policy.summary))\n\nthresholds:\n"
+        for level in [PressureLevel.warning, .urgent, .critical] {
+            guard let threshold = policy.thresholds[level] else { continue }
+            out += "  \(level.name): { enter: \(threshold.enter), clear: \(threshold.clear) }\n"
+        }
+        out += "\nwarn:\n"
+        for level in [PressureLevel.warning, .urgent, .critical] {
+            out += "  \(level.name): \((policy.warnings[level] ?? .none).rawValue)\n"
+        }
+        out += "\npurge:\n"
+        for level in [PressureLevel.warning, .urgent, .critical] {
+            let actions = policy.purges[level] ?? []
+            var names: [String] = []
+            if actions.contains(.offscreenViews) { names.append("offscreenViews") }
+            if actions.contains(.purgeableCaches) { names.append("purgeableCaches") }
+            if actions.contains(.suspendedOffscreenViews) { names.append("suspendedOffscreenViews") }
+            out += "  \(level.name): [\(names.joined(separator: ", "))]\n"
+        }
+        out += "\nkill:\n  startLevel: \(policy.kills.startLevel.name)\n  target: \(policy.kills.target)\n"
+        out += "  foregroundNeedsIgnoredWarnings: \(policy.kills.foregroundNeedsIgnoredWarnings)\n"
+        if !policy.kills.notices.isEmpty {
+            let notices = [PressureLevel.warning, .urgent, .critical].compactMap { level in
+                policy.kills.notices[level].map { "\(level.name): \($0.rawValue)" }
+            }
+            out += "  notices: { \(notices.joined(separator: ", ")) }\n"
+        }
+        out += byState("oomScoreAdjByState", policy.oomScoreAdjByState)
+        out += byState("priorityByState", policy.priorityByState)
+        out += "\nbands:\n"
+        for band in policy.bands {
+            out += "  - name: \(quote(band.name))\n    match: \(matches(band.matches))\n"
+            out += "    order: \(band.order.rawValue)\n    reason: \(quote(band.reason))\n"
+            out += "    slotsByOomScoreAdj: \(band.slotsByOomScoreAdj)\n"
+            out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
+        }
+        out += "\nprotect:" + (policy.protections.isEmpty ? " []\n" : "\n")
+        for protection in policy.protections {
+            out += "  - match: \(matches(protection.matches))\n    reason: \(quote(protection.reason))\n"
+        }
+        out += "\npreferences:" + (policy.preferences.isEmpty ? " []\n" : "\n")
+        for preference in policy.preferences {
+            out += "  - { pattern: \(quote(preference.pattern)), score: \(preference.score) }\n"
+        }
+        out += "\nlimits:" + (policy.limits.isEmpty ? " []\n" : "\n")
+        for limit in policy.limits {
+            out += "  - match: \(matches(limit.matches))\n"
+            if let active = limit.active { out += "    active: \(active.value)\n" }
+            if let inactive = limit.inactive { out += "    inactive: \(inactive.value)\n" }
+            out += "    fatal: \(limit.fatal)\n"
+        }
+        return out
+    }
+
+    private static func byState(_ key: String, _ values: [AppState: Int]) -> String {
+        guard !values.isEmpty else { return "" }
+        let order: [AppState] = [.active, .inactive, .background, .suspended]
+        let items = order.compactMap { state in values[state].map { "\(state.rawValue): \($0)" } }
+        return "\n\(key): { \(items.joined(separator: ", ")) }\n"
+    }
+
+    private static func matches(_ alternatives: [AppMatch]) -> String {
+        alternatives.count == 1 ? match(alternatives[0]) : "[" + alternatives.map(match).joined(separator: ", ") + "]"
+    }
+
+    private static func match(_ match: AppMatch) -> String {
+        var parts: [String] = []
+        if let states = match.states {
+            let order: [AppState] = [.active, .inactive, .background, .suspended]
+            parts.append("states: [\(order.filter(states.contains).map(\.rawValue).joined(separator: ", "))]")
+        }
+        if let mode = match.hasBackgroundMode { parts.append("backgroundMode: \(mode)") }
+        if let range = match.oomScoreAdj { parts.append("oomScoreAdj: [\(range.lowerBound), \(range.upperBound)]") }
+        if let range = match.priority { parts.append("priority: [\(range.lowerBound), \(range.upperBound)]") }
+        if let names = match.names { parts.append("names: [\(names.map(quote).joined(separator: ", "))]") }
+        return "{ \(parts.joined(separator: ", ")) }"
+    }
+
+    /// A double-quoted YAML string.
+    private static func quote(_ text: String) -> String { Event.json(text) }
+}
