@@ -20,9 +20,11 @@
 /// comparison is one integer compare. Elements with equal priorities come out in an order that is
 /// unspecified but deterministic: the same sequence of operations always gives the same order.
 ///
-/// Passing a handle whose element has been removed, or that another heap issued, to a method that
-/// requires a live handle (``remove(_:)``, ``update(_:to:)``, ``priority(of:)``) is a programming
-/// error: it traps with a message naming the handle. Use ``contains(_:)`` to test a handle first.
+/// Passing a handle whose element has been removed to a method that requires a live handle
+/// (``remove(_:)``, ``update(_:to:)``, ``priority(of:)``) is a programming error: it traps with a
+/// message naming the handle. Use ``contains(_:)`` to test a handle first. Handles carry no heap
+/// identity: one issued by another heap is only caught when its slot or generation does not match
+/// a live element of this heap, so do not mix handles between heaps.
 @frozen
 public struct IndexedHeap<Priority: Comparable> {
     /// The type of the handles this heap issues.
