@@ -10,17 +10,17 @@ func selfCheckKillQueues() {
         let lazy = victims(LazyDeletionHeapKillQueue.self, workload)
         let linear = victims(LinearScanKillQueue.self, workload)
         let bands = victims(BandListsKillQueue.self, workload)
-        precondition(!heap.victims.isEmpty, "self-check: no victim at all for \(apps) apps")
+        // fatalError rather than precondition: its message survives -O.
+        if heap.victims.isEmpty { fatalError("self-check: no victim at all for \(apps) apps") }
         for (name, other) in [("Heap with lazy deletion", lazy), ("linear scan", linear), ("band lists", bands)] {
-            precondition(
-                other.victims == heap.victims && other.checksum == heap.checksum,
-                "self-check: \(name) and IndexedHeap disagree for \(apps) apps (seed \(seed))"
-            )
+            if other.victims != heap.victims || other.checksum != heap.checksum {
+                fatalError("self-check: \(name) and IndexedHeap pick different victims for \(apps) apps (seed \(seed))")
+            }
         }
         var queue = IndexedHeapKillQueue(keys: workload.initialKeys)
         var checksum: UInt64 = 0
         _ = workload.operations.withUnsafeBufferPointer { queue.run($0, from: 0, count: $0.count, checksum: &checksum) }
-        if let violation = queue.heap._invariantViolation() { preconditionFailure("self-check: \(violation)") }
+        if let violation = queue.heap._invariantViolation() { fatalError("self-check: \(violation)") }
     }
 }
 
