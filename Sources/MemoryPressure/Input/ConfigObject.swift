@@ -35,7 +35,8 @@ public final class ConfigObject {
         self.members = members
     }
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    /// `path.key`, or `key` at the root.
+    public static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// An error about `node` at `key`.
     public func error(at node: ConfigNode, key: String, _ message: String) -> InputError {
@@ -86,7 +87,8 @@ public final class ConfigObject {
         return try Self.string(node, object: self, key: key)
     }
 
-    static func string(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> String {
+    /// The string `node` holds (numbers are read as their text).
+    public static func string(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> String {
         switch node.value {
         case .string(let text): return text
         case .number(_, let text): return text
@@ -118,7 +120,8 @@ public final class ConfigObject {
         return try Self.int(node, in: range, object: self, key: key)
     }
 
-    static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String) throws(InputError)
+    /// The integer in `range` that `node` holds.
+    public static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String) throws(InputError)
         -> Int
     {
         guard case .number(let number, _) = node.value, let integer = Int(exactly: number), range.contains(integer)
@@ -141,7 +144,8 @@ public final class ConfigObject {
         return try Self.size(node, object: self, key: key)
     }
 
-    static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
+    /// The size `node` holds: bytes, or a string with a unit.
+    public static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
         switch node.value {
         case .number(let number, _) where number >= 0 && number == number.rounded() && number < 9e18:
             return Bytes(Int64(number))
@@ -211,7 +215,8 @@ public final class ConfigObject {
         return try Self.enumValue(node, type, object: self, key: key)
     }
 
-    static func enumValue<E: RawRepresentable & CaseIterable>(
+    /// The case of `E` whose raw value `node` holds.
+    public static func enumValue<E: RawRepresentable & CaseIterable>(
         _ node: ConfigNode, _ type: E.Type, object: ConfigObject, key: String
     ) throws(InputError) -> E where E.RawValue == String {
         if case .string(let text) = node.value, let value = E(rawValue: text) { return value }

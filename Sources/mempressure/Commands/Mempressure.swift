@@ -3,7 +3,7 @@ import MemoryPressure
 
 /// The `mempressure` command: who dies next, and why.
 @main
-struct Mempressure: ParsableCommand {
+struct Mempressure: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mempressure",
         abstract: "A memory-pressure and purge policy engine: warn, purge, and pick who dies next.",
@@ -12,6 +12,6 @@ struct Mempressure: ParsableCommand {
             unreadable, 74 output not writable.
             """,
         version: MemoryPressureVersion.current,
-        subcommands: [KillOrderCommand.self, ReplayCommand.self, PolicyCommand.self]
+        subcommands: [CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, PolicyCommand.self]
     )
 }

@@ -39,3 +39,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
         throw ExitCode(CLIError.Kind.malformedInput.rawValue)
     }
 }
+
+/// ``reportingErrors(_:)`` for async commands.
+func reportingErrorsAsync(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        try reportingErrors { throw error }
+    }
+}

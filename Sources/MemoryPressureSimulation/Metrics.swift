@@ -1,0 +1,145 @@
+import MemoryPressure
+
+/// What one run of a trace under a policy cost the user and the device. Every figure except the
+/// engine's own cost (``eventsPerSecond``, ``nanosecondsPerDecision``) is a pure function of the
+/// trace and the policy; definitions are in README.md ("Metrics").
+public struct Metrics: Sendable, Hashable {
+    /// Times the user opened an app that the engine had killed since its last use (`didFinishLaunching`
+    /// of an app killed by the engine): the cost a user feels.
+    public var coldRelaunches = 0
+    /// Times the user returned to an app still in memory (`willEnterForeground`).
+    public var warmResumes = 0
+    /// Engine kills (not user kills), by the kind of reason (the reason without its figures).
+    public var killsByReason: [String: Int] = [:]
+    /// Engine kills by the state the victim was in.
+    public var killsByState: [AppState: Int] = [:]
+    /// Kills of the foreground (active or inactive) app.
+    public var foregroundKills = 0
+    /// `didReceiveMemoryWarning` deliveries at level 1.
+    public var level1Warnings = 0
+    /// `didReceiveMemoryWarning` deliveries at level 2.
+    public var level2Warnings = 0
+    /// Bytes released by purges (views, caches, handlers, system purges).
+    public var bytesFreedByPurging: Int64 = 0
+    /// Bytes released by engine kills.
+    public var bytesFreedByKilling: Int64 = 0
+    /// Seconds spent at each pressure level.
+    public var secondsAtLevel: [PressureLevel: Double] = [:]
+    /// Views loaded again after a purge released them (`viewDidLoad` of a view the app had before).
+    public var viewsReloaded = 0
+    /// The time-weighted average number of resident apps.
+    public var averageResidentApps = 0.0
+    /// Actions the replay skipped because the policy had killed the app they address.
+    public var skippedActions = 0
+    /// Actions replayed.
+    public var actions = 0
+    /// Events the engine logged.
+    public var events = 0
+    /// Engine throughput: actions per second of wall time (not deterministic).
+    public var eventsPerSecond = 0.0
+    /// Engine cost per action (one decision), in nanoseconds of wall time (not deterministic).
+    public var nanosecondsPerDecision = 0.0
+
+    /// All engine kills.
+    public var kills: Int { killsByReason.values.reduce(0, +) }
+
+    /// Creates empty metrics.
+    public init() {}
+
+    /// The same metrics without the wall-clock figures, for comparing runs.
+    public var deterministic: Metrics {
+        var copy = self
+        copy.eventsPerSecond = 0
+        copy.nanosecondsPerDecision = 0
+        return copy
+    }
+
+    /// The kind of a kill reason: its text without the figures that vary from kill to kill
+    /// ("least recently used suspended app (frontmost 30s ago)" → "least recently used suspended app").
+    public static func reasonKind(_ reason: String) -> String {
+        if reason.hasPrefix("oom_score ") { return "highest oom_score" }
+        var kind = Substring(reason)
+        for separator in [" (", ": ", "; ", ", "] {
+            if let range = kind.range(of: separator) { kind = kind[..<range.lowerBound] }
+        }
+        return String(kind)
+    }
+}
+
+/// Computes ``Metrics`` from the event log of a run, one event at a time.
+public struct MetricsCollector {
+    /// The figures so far.
+    public private(set) var metrics = Metrics()
+    private var killed: Set<AppID> = []
+    private var level: PressureLevel = .normal
+    private var levelSince = 0.0
+    private var resident = 0
+    private var residentSince = 0.0
+    private var residentIntegral = 0.0
+    /// Views each running app has had loaded in its current process (launch views and shown views).
+    private var knownViews: [AppID: Set<String>] = [:]
+
+    /// A collector at time 0.
+    public init() {}
+
+    /// Notes the views an app launches with, so loading one of them later counts as a reload.
+    public mutating func noteLaunchViews(_ launch: AppLaunch) {
+        knownViews[launch.id, default: []].formUnion(launch.views.map(\.name))
+    }
+
+    /// Counts one event.
+    public mutating func record(_ event: Event) {
+        metrics.events += 1
+        switch event.kind {
+        case .callback(let app, let name, let level):
+            switch name {
+            case .didFinishLaunching:
+                if killed.remove(app) != nil { metrics.coldRelaunches += 1 }
+            case .willEnterForeground:
+                metrics.warmResumes += 1
+            case .didReceiveMemoryWarning:
+                if level == 1 { metrics.level1Warnings += 1 } else { metrics.level2Warnings += 1 }
+            default: break
+            }
+        case .viewCallback(let app, let view, let name):
+            if name == .viewDidLoad {
+                if knownViews[app]?.contains(view) == true { metrics.viewsReloaded += 1 }
+                knownViews[app, default: []].insert(view)
+            }
+        case .state(let app, let from, let to):
+            if !from.isResident && to.isResident { changeResident(by: 1, at: event.time) }
+            if from.isResident && !to.isResident {
+                changeResident(by: -1, at: event.time)
+                knownViews[app] = nil
+            }
+        case .level(_, let to, _):
+            metrics.secondsAtLevel[level, default: 0] += event.time - levelSince
+            level = to
+            levelSince = event.time
+        case .purge(_, _, let freed):
+            metrics.bytesFreedByPurging += freed.value
+        case .kill(let app, let state, let reason, _, let freed):
+            metrics.killsByReason[Metrics.reasonKind(reason), default: 0] += 1
+            metrics.killsByState[state, default: 0] += 1
+            if state.isForeground { metrics.foregroundKills += 1 }
+            metrics.bytesFreedByKilling += freed.value
+            killed.insert(app)
+        case .notification:
+            break
+        }
+    }
+
+    private mutating func changeResident(by delta: Int, at time: Double) {
+        residentIntegral += Double(resident) * (time - residentSince)
+        residentSince = time
+        resident += delta
+    }
+
+    /// Closes the run at `time`: time at the last level and the resident average are completed.
+    public mutating func finish(at time: Double) {
+        metrics.secondsAtLevel[level, default: 0] += time - levelSince
+        levelSince = time
+        changeResident(by: 0, at: time)
+        metrics.averageResidentApps = time > 0 ? residentIntegral / time : Double(resident)
+    }
+}
