@@ -1,0 +1,18 @@
+# The two commands of the README's quick start, plus the benchmarks.
+.PHONY: deps run test benchmarks
+
+# System packages (libjemalloc-dev, earlyoom), installed only when missing.
+deps:
+	scripts/install-deps.sh
+
+# The main job: every shipped policy on the built-in phone workload, side by side.
+run: deps
+	swift run -c release mempressure compare
+
+# The whole test suite.
+test: deps
+	swift test
+
+# Every benchmark (separate package; see Benchmarks/README.md).
+benchmarks: deps
+	cd Benchmarks && swift package --disable-sandbox benchmark
