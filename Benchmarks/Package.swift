@@ -9,7 +9,7 @@ let package = Package(
     name: "MemoryPressureBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(path: "../"),
+        .package(name: "MemoryPressure", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
@@ -18,7 +18,7 @@ let package = Package(
             name: "IndexedHeapBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "IndexedHeapModule", package: "main"),
+                .product(name: "IndexedHeapModule", package: "MemoryPressure"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Benchmarks/IndexedHeapBenchmarks",
