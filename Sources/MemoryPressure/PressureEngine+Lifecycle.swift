@@ -58,17 +58,11 @@ extension PressureEngine {
             isLocked = false
             if let current = foreground, !isInterrupted { becomeActive(current) }
         case .allocate(let app, let bytes, let purgeable):
-            let index = try executingApp(app)
             guard bytes.value >= 0 else { throw .negativeSize("allocate bytes") }
-            if purgeable { apps[index].purgeable += bytes.value } else { apps[index].base += bytes.value }
-            charge(index, bytes.value)
+            try changeFootprint(of: try index(of: app), by: bytes.value, purgeable: purgeable)
         case .free(let app, let bytes, let purgeable):
-            let index = try executingApp(app)
             guard bytes.value >= 0 else { throw .negativeSize("free bytes") }
-            let held = purgeable ? apps[index].purgeable : apps[index].base
-            guard bytes.value <= held else { throw .freesMoreThanHeld(app, requested: bytes, held: Bytes(held)) }
-            if purgeable { apps[index].purgeable -= bytes.value } else { apps[index].base -= bytes.value }
-            charge(index, -bytes.value)
+            try changeFootprint(of: try index(of: app), by: -bytes.value, purgeable: purgeable)
         case .showView(let app, let view, let bytes):
             try showView(view, of: try executingApp(app), bytes: bytes)
         case .hideView(let app, let view):
@@ -371,7 +365,7 @@ extension PressureEngine {
 
     /// Ends every background task that expires at or before `time`, in expiry order, suspending
     /// apps that have nothing else keeping them in the background.
-    private func expireBackgroundTasks(through time: Double) {
+    func expireBackgroundTasks(through time: Double) {
         while let next = taskQueue.max, -next.priority <= time {
             taskQueue.remove(next.handle)
             let index = Int(appByTaskSlot[next.handle.index])

@@ -75,7 +75,8 @@ public struct WorkloadGenerator {
             current = next
             let app = catalogue[next]
             add(.open(app))
-            var remaining = max(1, Exponential.sample(ratePerSecond: 1 / meanSession, using: &random))
+            var remaining = min(
+                max(1, Exponential.sample(ratePerSecond: 1 / meanSession, using: &random)), max(end - time, 1))
             var grown: Int64 = 0
             // Within the session, the next view switch, growth step, interruption and lock.
             var nextView = Exponential.sample(ratePerSecond: workload.viewSwitchesPerMinute / 60, using: &random)
