@@ -29,7 +29,11 @@ extension Policy {
             throw PolicyErrors(problems: [error])
         }
         guard let policy = loader.load(root), loader.problems.isEmpty else {
-            throw PolicyErrors(problems: loader.problems)
+            // In the order of the file (a key the document does not know is found last, by `finish`).
+            let ordered = loader.problems.enumerated().sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }
+            throw PolicyErrors(problems: ordered.map(\.element))
         }
         self = policy
     }
@@ -110,29 +114,45 @@ final class PolicyLoader {
     private func thresholds(_ object: ConfigObject) throws(InputError) -> PressureThresholds {
         var result = PressureThresholds()
         var previous: (level: PressureLevel, enter: MemoryAmount)? = nil
+        var present = false
+        var failure: InputError? = nil
+        // Each level is checked on its own, so that every bad level is reported; all but the last
+        // problem are recorded here, the last one is thrown.
         for level in [PressureLevel.warning, .urgent, .critical] {
-            guard let pair = try object.optionalObject(level.name) else { continue }
-            let enter = try pair.amount("enter")
-            let clear = try pair.amount("clear")
-            try pair.finish()
-            guard Self.compare(enter, clear) == .less else {
-                throw pair.error("expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered")
+            do throws(InputError) {
+                guard let pair = try object.optionalObject(level.name) else { continue }
+                present = true
+                let enter = try pair.amount("enter")
+                let clear = try pair.amount("clear")
+                try pair.finish()
+                guard Self.compare(enter, clear) == .less else {
+                    throw pair.error("expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered")
+                }
+                if let previous, Self.compare(enter, previous.enter) != .less {
+                    throw pair.error(
+                        "threshold out of order: \(level.name) is entered below \(enter) free, expected less than "
+                            + "\(previous.level.name)'s \(previous.enter) (a higher level needs less free memory)")
+                }
+                switch level {
+                case .warning: result.warning = LevelThreshold(enter: enter, clear: clear)
+                case .urgent: result.urgent = LevelThreshold(enter: enter, clear: clear)
+                case .critical: result.critical = LevelThreshold(enter: enter, clear: clear)
+                case .normal: break
+                }
+                previous = (level, enter)
+            } catch {
+                if let failure { problems.append(failure) }
+                failure = error
             }
-            if let previous, Self.compare(enter, previous.enter) != .less {
-                throw pair.error(
-                    "threshold out of order: \(level.name) is entered below \(enter) free, expected less than "
-                        + "\(previous.level.name)'s \(previous.enter) (a higher level needs less free memory)")
-            }
-            switch level {
-            case .warning: result.warning = LevelThreshold(enter: enter, clear: clear)
-            case .urgent: result.urgent = LevelThreshold(enter: enter, clear: clear)
-            case .critical: result.critical = LevelThreshold(enter: enter, clear: clear)
-            case .normal: break
-            }
-            previous = (level, enter)
         }
-        try object.finish()
-        guard previous != nil else { throw object.error("expected at least one of warning, urgent, critical") }
+        do throws(InputError) {
+            try object.finish()
+        } catch {
+            if let failure { problems.append(failure) }
+            failure = error
+        }
+        if let failure { throw failure }
+        guard present else { throw object.error("expected at least one of warning, urgent, critical") }
         return result
     }
 
@@ -230,7 +250,12 @@ final class PolicyLoader {
     private func loadBands(_ document: ConfigObject) -> [Band]? {
         guard let list = attempt({ () throws(InputError) in try document.optionalList("bands") }) else { return nil }
         guard let list, !list.isEmpty else {
-            problems.append(document.error("missing or empty \"bands\": expected at least one kill band (killed first to last)"))
+            if list != nil, let node = document.optional("bands") {
+                problems.append(
+                    document.error(at: node, key: "bands", "expected at least one kill band (killed first to last), found an empty list"))
+            } else {
+                problems.append(document.error("missing or empty \"bands\": expected at least one kill band (killed first to last)"))
+            }
             return nil
         }
         var bands: [Band] = []

@@ -46,7 +46,9 @@ extension PressureEngine {
         case .largestFirst:
             return clampedValue(bytes: app.footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
         case .badness:
-            let pages = badnessPages(of: index)
+            // Points go negative with a negative oom_score_adj and the kernel still compares them:
+            // bias by totalpages (the most an adj of -1000 can subtract) to keep their order.
+            let pages = badnessPages(of: index) &+ accountant.device.badnessTotal.value / Self.pageSize
             return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
             let score = UInt64(oomScore(of: index))

@@ -28,8 +28,11 @@ extension PressureEngine {
     public func killOrder(limit: Int) -> [KillCandidate] {
         var rows: [KillCandidate] = []
         var scores: [Int] = []
-        rows.reserveCapacity(Swift.min(Swift.max(limit, 0), killQueue.count))
-        killQueue.forEachTop(Swift.max(limit, 0)) { handle, key in
+        let wanted = Swift.max(limit, 0)
+        // One row more than wanted, so that a tie with the first row left out is still seen.
+        let fetched = wanted < Int.max ? wanted + 1 : wanted
+        rows.reserveCapacity(Swift.min(fetched, killQueue.count))
+        killQueue.forEachTop(fetched) { handle, key in
             let index = Int(appByKillSlot[handle.index])
             let app = apps[index]
             let band = policy.bands[Int(app.bands[app.state])]
@@ -46,6 +49,7 @@ extension PressureEngine {
             let tiedAfter = position + 1 < rows.count && scores[position + 1] == scores[position]
             if tiedBefore || tiedAfter { rows[position].reason += ", largest RSS among ties" }
         }
+        if rows.count > wanted { rows.removeLast(rows.count - wanted) }
         return rows
     }
 
@@ -97,7 +101,9 @@ extension PressureEngine {
         if band.slotsByOomScoreAdj {
             reason += " (oom_score_adj \(effectiveOomScoreAdj(of: index, in: app.state)))"
         }
-        if let from = band.killableFrom, Swift.max(level, levelForFreeMemory) < from {
+        // Only a band stricter than the kill rule says so (a killableFrom equal to the start level,
+        // as `policy show` writes it out, is no restriction of its own).
+        if let from = band.killableFrom, from > policy.kills.startLevel, Swift.max(level, levelForFreeMemory) < from {
             reason += "; killable only at \(from.name) pressure"
         }
         return reason

@@ -7,7 +7,7 @@ struct PolicyOption: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A shipped policy's name or a policy file (YAML or JSON). (default: ios4)",
+            "A shipped policy's name or a policy file (YAML or JSON).",
             discussion: "Shipped: \(Policy.shippedNames.joined(separator: ", ")).",
             valueName: "name|file"))
     var policy: String = "ios4"
