@@ -31,10 +31,16 @@ struct PolicyMatcher {
         patterns = compiled
     }
 
-    /// Whether `pattern` matches anywhere in `id`.
+    /// Whether `pattern` matches anywhere in `id`, or in its name part when the id is a live
+    /// process's `name[pid]` (so earlyoom-style patterns such as `^chrome$` work).
     func matches(_ pattern: String, _ id: AppID) -> Bool {
         guard let regex = patterns[pattern] else { return false }
-        return id.rawValue.contains(regex)
+        if id.rawValue.contains(regex) { return true }
+        guard id.rawValue.hasSuffix("]"), let open = id.rawValue.lastIndex(of: "[") else { return false }
+        let digits = id.rawValue[id.rawValue.index(after: open)..<id.rawValue.index(before: id.rawValue.endIndex)]
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber) else { return false }
+        return (try? regex.wholeMatch(in: String(id.rawValue[..<open]))) != nil
+            || String(id.rawValue[..<open]).contains(regex)
     }
 
     /// Whether `subject` in `state` satisfies `match`.

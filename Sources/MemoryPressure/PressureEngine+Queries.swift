@@ -104,6 +104,9 @@ extension PressureEngine {
                 }
             }
         }
+        if accountant.free != device.usable - Bytes(sum) - accountant.unattributed {
+            return "free memory \(accountant.free.value) does not follow from the footprints"
+        }
         if sum != accountant.totalFootprint.value {
             return "accountant total \(accountant.totalFootprint.value) != sum of footprints \(sum)"
         }

@@ -82,3 +82,66 @@ extension PressureEngine {
         syncKillQueue(index)
     }
 }
+
+extension PressureEngine {
+    /// Brings an app up to date with a new reading from a live source — footprint, caches, swap,
+    /// page tables, state, oom_score_adj, priority — adding it if the engine does not know it.
+    /// No callbacks are delivered and pressure is not evaluated (call ``refreshPressure(at:)``
+    /// after a batch of updates).
+    ///
+    /// - Throws: size errors as ``add(_:)`` does; nothing changes then.
+    /// - Complexity: O(log n); O(size of the policy) when the app's oom_score_adj or priority changed.
+    public func update(_ app: ResidentApp) throws(EngineError) {
+        guard let found = indexByID[app.id] else { return try add(app) }
+        let index = Int(found)
+        guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0,
+            app.viewCaches.value + app.purgeable.value <= app.footprint.value
+        else { throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable) }
+        if app.state.isForeground, let current = foreground, current != index { throw .alreadyForeground(apps[current].id) }
+        let adj = app.oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
+        if adj != apps[index].oomScoreAdj || app.priority.map({ Int32(clamping: $0) }) != apps[index].priority
+            || app.backgroundModes != apps[index].backgroundModes
+        {
+            configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
+        }
+        let old = apps[index].footprint
+        apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
+        apps[index].viewCaches = app.viewCaches.value
+        apps[index].views = app.viewCaches.value > 0
+            ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)] : []
+        apps[index].onscreenView = 0
+        apps[index].purgeable = app.purgeable.value
+        apps[index].swap = app.swap.value
+        apps[index].pageTables = app.pageTables.value
+        apps[index].lastFrontmost = now - app.lastActive
+        if app.state.isForeground { foreground = index } else if foreground == index { foreground = nil }
+        accountant.charge(apps[index].footprint - old)
+        if apps[index].state != app.state { setState(index, app.state) }
+        checkLimit(index)
+        syncKillQueue(index)
+    }
+
+    /// Takes an app out of memory with no callback and no kill event, as when a process a live
+    /// source tracked has exited on its own. Unknown or not-running apps are ignored.
+    ///
+    /// - Complexity: O(log n)
+    public func forget(_ app: AppID) {
+        guard let index = indexByID[app], apps[Int(index)].state.isResident else { return }
+        terminate(Int(index))
+    }
+
+    /// Records the memory in use outside the apps (a live source's reading).
+    ///
+    /// - Complexity: O(1)
+    public func setUnattributedMemory(_ bytes: Bytes) {
+        accountant.setUnattributed(bytes)
+    }
+
+    /// Re-evaluates pressure at `time` after updates from a live source: levels, warnings,
+    /// purges and kills as the policy says (a dry run just reads the events and discards them).
+    ///
+    /// - Throws: ``EngineError/timeWentBackwards(now:given:)``.
+    public func refreshPressure(at time: Double) throws(EngineError) {
+        try apply(.tick, at: time)
+    }
+}

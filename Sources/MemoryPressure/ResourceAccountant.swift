@@ -8,16 +8,26 @@ public struct ResourceAccountant: Sendable, Hashable {
     public let device: Device
     /// The sum of every resident app's footprint.
     public private(set) var totalFootprint: Bytes = .zero
+    /// Memory in use outside the apps and outside the reserve, as a live source measures it
+    /// (on Linux: MemTotal − MemAvailable − Σ process RSS); 0 for simulated devices.
+    public private(set) var unattributed: Bytes = .zero
 
     /// Books for `device`, with no app resident.
     public init(device: Device) {
         self.device = device
     }
 
-    /// Free memory: physical − reserve − Σ footprints (negative when overcommitted).
+    /// Free memory: physical − reserve − unattributed − Σ footprints (negative when overcommitted).
     ///
     /// - Complexity: O(1)
-    public var free: Bytes { device.usable - totalFootprint }
+    public var free: Bytes { device.usable - totalFootprint - unattributed }
+
+    /// Records the memory in use outside the apps (see ``unattributed``).
+    ///
+    /// - Complexity: O(1)
+    public mutating func setUnattributed(_ bytes: Bytes) {
+        unattributed = Bytes(Swift.max(bytes.value, 0))
+    }
 
     /// Records that some app's footprint changed by `delta` bytes.
     ///

@@ -5,11 +5,15 @@ public struct Snapshot: Sendable, Hashable {
     public var device: Device
     /// The apps, in file order.
     public var apps: [ResidentApp]
+    /// Memory in use outside the apps (see ``ResourceAccountant/unattributed``); set by live
+    /// sources, 0 in snapshot files.
+    public var unattributed: Bytes
 
     /// A snapshot.
-    public init(device: Device, apps: [ResidentApp]) {
+    public init(device: Device, apps: [ResidentApp], unattributed: Bytes = .zero) {
         self.device = device
         self.apps = apps
+        self.unattributed = unattributed
     }
 
     /// Parses a snapshot from YAML or JSON text (a document starting with `{` is read by the fast
@@ -90,6 +94,7 @@ extension PressureEngine {
     /// - Complexity: O(n log n)
     public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
         try self.init(device: snapshot.device, policy: policy)
+        accountant.setUnattributed(snapshot.unattributed)
         for app in snapshot.apps {
             try add(app)
         }

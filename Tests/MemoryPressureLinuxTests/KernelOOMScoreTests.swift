@@ -2,6 +2,7 @@ import Foundation
 import MemoryPressure
 import MemoryPressureLinux
 import Testing
+import TestSupport
 
 /// Our `oom_badness` against the running kernel's `/proc/<pid>/oom_score`, on child processes
 /// holding different amounts of memory with different `oom_score_adj`.
@@ -20,7 +21,7 @@ import Testing
             Child(mebibytes: 300, adjustment: 0), Child(mebibytes: 64, adjustment: 15),
             Child(mebibytes: 32, adjustment: 0), Child(mebibytes: 16, adjustment: 40),
         ]
-        if hasSystemResourceCapability {
+        if MemoryHogs.hasSystemResourceCapability {
             children += [Child(mebibytes: 400, adjustment: -12), Child(mebibytes: 64, adjustment: -1000)]
         } else {
             children += [Child(mebibytes: 400, adjustment: 2), Child(mebibytes: 128, adjustment: 1000)]
@@ -30,52 +31,11 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func rankingByOurBadnessMatchesTheKernelsOOMScore() throws {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-        let interpreter = try #require(python, "python3 is needed to start children holding memory")
-        var running: [(process: Process, input: Pipe, child: Child)] = []
-        defer {
-            for (process, input, _) in running {
-                try? input.fileHandleForWriting.close()
-                if process.isRunning { process.terminate() }
-                process.waitUntilExit()
-            }
-        }
-        for child in Self.children {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: interpreter)
-            // Touch every byte, then hold it until stdin closes (or two minutes pass).
-            process.arguments = [
-                "-c",
-                "import signal, sys; signal.alarm(120); b = b'x' * (\(child.mebibytes) << 20); sys.stdin.read()",
-            ]
-            let input = Pipe()
-            process.standardInput = input
-            try process.run()
-            running.append((process, input, child))
-            try Self.setAdjustment(child.adjustment, of: process.processIdentifier)
-        }
-
-        // Wait until every child holds its memory.
+        let hogs = try MemoryHogs(Self.children.map { MemoryHogs.Spec(mebibytes: $0.mebibytes, adjustment: $0.adjustment) })
+        defer { hogs.stop() }
         let fileSystem = ProcFileSystem.live
-        let deadline = Date().addingTimeInterval(30)
-        var processes: [LinuxProcess] = []
-        while true {
-            processes = running.compactMap {
-                try? LinuxProcess.read(ProcessID(rawValue: $0.process.processIdentifier), from: fileSystem)
-            }
-            let ready =
-                processes.count == running.count
-                && zip(processes, running).allSatisfy { $0.resident >= .mebibytes(Int64($1.child.mebibytes)) }
-            if ready { break }
-            try #require(Date() < deadline, "children did not reach their sizes: \(processes)")
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        // Read again now that they are steady, score and kernel score together.
-        processes = try running.map {
-            try LinuxProcess.read(ProcessID(rawValue: $0.process.processIdentifier), from: fileSystem)
-        }
+        // Read now that they are steady: our score and the kernel's together.
+        let processes = try hogs.pids.map { try LinuxProcess.read(ProcessID(rawValue: $0), from: fileSystem) }
         let memory = try LinuxMemoryInfo.read(from: fileSystem)
         let totalPages = LinuxOOMBadness.totalPages(of: memory, pageSize: fileSystem.pageSize)
 
@@ -97,29 +57,5 @@ import Testing
             }
         }
         #expect(comparedPairs >= 8, "too many ties to compare: \(processes)")
-    }
-
-    /// Whether this process may lower `oom_score_adj` below zero (`CAP_SYS_RESOURCE`, bit 24 of
-    /// `CapEff` in `/proc/self/status`).
-    static var hasSystemResourceCapability: Bool {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
-            let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-        else { return false }
-        return mask & (1 << 24) != 0
-    }
-
-    /// Writes `/proc/<pid>/oom_score_adj` with `open`/`write` (Foundation's file writers fail on
-    /// `/proc` files with `EACCES`).
-    static func setAdjustment(_ adjustment: Int, of pid: Int32) throws {
-        let path = "/proc/\(pid)/oom_score_adj"
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        let openError = errno
-        try #require(descriptor >= 0, "open \(path): errno \(openError)")
-        defer { close(descriptor) }
-        let text = Array("\(adjustment)\n".utf8)
-        let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let writeError = errno
-        try #require(written == text.count, "write \(adjustment) to \(path): errno \(writeError)")
     }
 }

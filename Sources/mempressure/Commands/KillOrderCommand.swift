@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemoryPressure
+import MemoryPressureLinux
 
 /// `mempressure kill-order`: who dies next, and why.
 struct KillOrderCommand: ParsableCommand {
@@ -9,8 +10,10 @@ struct KillOrderCommand: ParsableCommand {
         discussion: """
             A snapshot (YAML or JSON) gives the device and its apps: \
             device: {memory: 1GiB, reserved: 200MiB} and apps: [{id, state, footprint, …}]. \
-            The report lists the victims in order with the reason for each, then the apps the \
-            policy never kills. Nothing is killed: the ranking is read from the kill queue.
+            With --live, this Linux machine's processes are ranked instead (read-only: no \
+            signal is ever sent). The report lists the victims in order with the reason for \
+            each, then the apps the policy never kills. Nothing is killed: the ranking is read \
+            from the kill queue.
             """
     )
 
@@ -20,7 +23,10 @@ struct KillOrderCommand: ParsableCommand {
     }
 
     @Argument(help: "The snapshot file (YAML or JSON), or - for standard input.")
-    var snapshot: String
+    var snapshot: String?
+
+    @Flag(help: "Rank this Linux machine's processes (from /proc) instead of a snapshot.")
+    var live = false
 
     @OptionGroup var policy: PolicyOption
 
@@ -35,23 +41,19 @@ struct KillOrderCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
+        if live && snapshot != nil { throw ValidationError("give a snapshot or --live, not both") }
+        if !live && snapshot == nil { throw ValidationError("give a snapshot file (or --live for this machine)") }
     }
 
     func run() throws {
         try reportingErrors {
             let policy = try policy.resolve()
-            let text = try InputFile.read(snapshot)
-            let parsed: Snapshot
-            do throws(InputError) {
-                parsed = try Snapshot(text: text, file: InputFile.displayName(snapshot))
-            } catch {
-                throw CLIError.malformed(error.description)
-            }
+            let parsed = try live ? Self.liveSnapshot() : Self.snapshot(from: snapshot ?? "-")
             let engine: PressureEngine
             do throws(EngineError) {
                 engine = try PressureEngine(snapshot: parsed, policy: policy)
             } catch {
-                throw CLIError.malformed("\(InputFile.displayName(snapshot)): \(error)")
+                throw CLIError.malformed("\(live ? "/proc" : InputFile.displayName(snapshot ?? "-")): \(error)")
             }
             let report = KillOrderReport(
                 policy: policy.name, device: parsed.device, free: engine.free, level: engine.levelForFreeMemory,
@@ -61,6 +63,25 @@ struct KillOrderCommand: ParsableCommand {
             case .json: try StandardOutput.write(report.json)
             case .csv: try StandardOutput.write(report.csv)
             }
+        }
+    }
+
+    /// The snapshot in the file at `path`.
+    static func snapshot(from path: String) throws -> Snapshot {
+        let text = try InputFile.read(path)
+        do throws(InputError) {
+            return try Snapshot(text: text, file: InputFile.displayName(path))
+        } catch {
+            throw CLIError.malformed(error.description)
+        }
+    }
+
+    /// This machine, read from /proc.
+    static func liveSnapshot() throws -> Snapshot {
+        do throws(LinuxReadError) {
+            return try LinuxSystemSnapshot.read(from: .live).engineSnapshot
+        } catch {
+            throw CLIError.notFound("cannot read this machine's memory: \(error)")
         }
     }
 }

@@ -12,6 +12,6 @@ struct Mempressure: AsyncParsableCommand {
             unreadable, 74 output not writable.
             """,
         version: MemoryPressureVersion.current,
-        subcommands: [CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, PolicyCommand.self]
+        subcommands: [CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, WatchCommand.self, PolicyCommand.self]
     )
 }

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import MemoryPressure
+import MemoryPressureLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by the SIGINT handler; read by the watch loop.
+nonisolated(unsafe) private var interrupted: sig_atomic_t = 0
+
+/// `mempressure watch`: the live pressure level and the next victims, refreshed as memory changes.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch this Linux machine: its pressure level under a policy and the next victims (a dry run).",
+        discussion: """
+            Every interval, /proc is read again and the kill order updated in place; nothing is \
+            ever signalled. Ctrl-C ends the watch cleanly.
+            """
+    )
+
+    @OptionGroup var policy: PolicyOption
+
+    @Option(help: "Seconds between refreshes.")
+    var interval: Double = 2
+
+    @Option(help: "How many victims to show.")
+    var top: Int = 5
+
+    @Option(help: "Stop after this many refreshes (default: until Ctrl-C).")
+    var count: Int?
+
+    func validate() throws {
+        if interval <= 0 || interval > 3600 { throw ValidationError("--interval must be above 0 and at most 3600 seconds") }
+        if top < 1 { throw ValidationError("--top must be at least 1") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let policy = try policy.resolve()
+            signal(SIGINT) { _ in interrupted = 1 }
+            let ranking: LiveKillOrder
+            do {
+                ranking = try LiveKillOrder(policy: policy)
+            } catch {
+                throw CLIError.notFound("cannot read this machine's memory: \(error)")
+            }
+            let start = Date()
+            var refreshes = 0
+            while interrupted == 0 {
+                let events = try ranking.refresh(at: Date().timeIntervalSince(start))
+                refreshes += 1
+                try StandardOutput.write(frame(ranking, events: events, elapsed: Date().timeIntervalSince(start)))
+                if let count, refreshes >= count { break }
+                var slept = 0.0
+                while slept < interval && interrupted == 0 {
+                    usleep(50_000)
+                    slept += 0.05
+                }
+            }
+        }
+    }
+
+    /// One refresh: the level, free memory, what a kill would do now, and the top victims.
+    private func frame(_ ranking: LiveKillOrder, events: [Event], elapsed: Double) -> String {
+        let engine = ranking.engine
+        var out = String(format: "[%7.1fs] ", elapsed)
+        out += "policy \(engine.policy.name): free \(engine.free.formatted) of \(engine.device.memory.formatted), "
+        out += "level \(engine.level.name)"
+        if let stall = ranking.snapshot.pressure {
+            out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
+        }
+        out += "\n"
+        let wouldKill = events.compactMap { event -> String? in
+            if case .kill(let app, _, let reason, let notice, let freed) = event.kind {
+                return "  would kill \(app) (\(reason); \(notice.rawValue); frees \(freed.formatted))"
+            }
+            return nil
+        }
+        out += wouldKill.isEmpty ? "" : wouldKill.joined(separator: "\n") + "\n"
+        let rows = engine.killOrder(limit: top).map {
+            ["\($0.rank)", $0.app.rawValue, $0.footprint.formatted, $0.notice.rawValue, $0.reason]
+        }
+        out += TextTable.render([["RANK", "PROCESS", "RSS", "NOTICE", "REASON"]] + rows, rightAligned: [0, 2]) + "\n"
+        return out
+    }
+}
