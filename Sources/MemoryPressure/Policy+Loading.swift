@@ -280,8 +280,8 @@ final class PolicyLoader {
             }
             if let band { bands.append(band) } else { failed = true }
         }
-        guard bands.count <= 200 else {
-            problems.append(document.error("expected at most 200 bands, found \(bands.count)"))
+        guard bands.count <= 127 else {
+            problems.append(document.error("expected at most 127 bands, found \(bands.count)"))
             return nil
         }
         return failed ? nil : bands
@@ -334,6 +334,17 @@ final class PolicyLoader {
             match.states = parsed
         }
         match.hasBackgroundMode = try object.optionalBool("backgroundMode")
+        if let modes = try object.optionalStringList("backgroundModes") {
+            var parsed: Set<BackgroundMode> = []
+            for mode in modes {
+                guard let value = BackgroundMode(rawValue: mode) else {
+                    throw object.error("key \"backgroundModes\": expected audio, location or voip, found \"\(mode)\"")
+                }
+                parsed.insert(value)
+            }
+            guard !parsed.isEmpty else { throw object.error("key \"backgroundModes\": expected at least one mode") }
+            match.backgroundModes = parsed
+        }
         match.oomScoreAdj = try range(object, "oomScoreAdj", within: -1000...1000)
         match.priority = try range(object, "priority", within: -1_000_000...1_000_000)
         if let names = try object.optionalStringList("names") {

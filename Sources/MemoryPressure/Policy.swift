@@ -237,6 +237,8 @@ public struct AppMatch: Sendable, Hashable {
     public var states: Set<AppState>?
     /// The app declares a background mode (`true`) or declares none (`false`).
     public var hasBackgroundMode: Bool?
+    /// The app declares at least one of these background modes.
+    public var backgroundModes: Set<BackgroundMode>?
     /// The app's `oomScoreAdj` is in this range.
     public var oomScoreAdj: ClosedRange<Int>?
     /// The app's explicit priority is in this range.
@@ -248,12 +250,14 @@ public struct AppMatch: Sendable, Hashable {
     public init(
         states: Set<AppState>? = nil,
         hasBackgroundMode: Bool? = nil,
+        backgroundModes: Set<BackgroundMode>? = nil,
         oomScoreAdj: ClosedRange<Int>? = nil,
         priority: ClosedRange<Int>? = nil,
         names: [String]? = nil
     ) {
         self.states = states
         self.hasBackgroundMode = hasBackgroundMode
+        self.backgroundModes = backgroundModes
         self.oomScoreAdj = oomScoreAdj
         self.priority = priority
         self.names = names

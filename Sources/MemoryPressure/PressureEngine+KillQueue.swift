@@ -4,10 +4,10 @@ import IndexedHeapModule
 //
 // A key packs three fields into one UInt64, compared as one integer:
 //   bits 56...63  band rank (the policy's first band has the highest rank; apps over their
-//                 memory limit rank above every band)
+//                 memory limit rank above every band: at most 127 bands keep this in 8 bits)
 //   bits 20...55  the order value inside the band (36 bits: footprint, age, entry order, badness;
 //                 in slotted bands the top 11 bits are the oom_score_adj slot)
-//   bits  0...19  a tie-breaker: apps that appeared earlier win ties
+//   bits  0...19  a tie-breaker: apps that appeared earlier win ties (later, under badness)
 
 extension PressureEngine {
     /// Bits of the order value.
@@ -27,13 +27,19 @@ extension PressureEngine {
     func killKey(of index: Int, band: UInt8) -> UInt64 {
         let app = apps[index]
         let spec = policy.bands[Int(band)]
-        let rank = app.isOverLimit ? UInt64(policy.bands.count &+ 1) : UInt64(policy.bands.count &- Int(band))
+        // Apps over their memory limit rank above every band, in band order among themselves
+        // (XNU kills processes over their limit first, walking the bands upward).
+        let bandRank = UInt64(policy.bands.count &- Int(band))
+        let rank = app.isOverLimit ? UInt64(policy.bands.count) &+ bandRank : bandRank
         var value = orderValue(of: index, order: spec.order, bits: spec.slotsByOomScoreAdj ? 36 - Self.scoreBits : 36)
         if spec.slotsByOomScoreAdj {
             let slot = UInt64(effectiveOomScoreAdj(of: index, in: app.state) &+ 1000)
             value |= slot << (36 - Self.scoreBits)
         }
-        return rank << 56 | value << 20 | (Self.tieMask &- UInt64(index))
+        // Ties: the app that appeared first wins, except under the kernel's badness, where the
+        // last task scanned wins (oom_evaluate_task replaces the chosen task on equal points).
+        let tie = spec.order == .badness ? UInt64(index) : Self.tieMask &- UInt64(index)
+        return rank << 56 | value << 20 | tie
     }
 
     /// The order value of app `index` under `order`, in the low `bits` bits.

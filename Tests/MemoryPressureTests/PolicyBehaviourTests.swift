@@ -60,12 +60,14 @@ struct LinuxOOMPolicyTests {
             * (totalPages / 1000)
     }
 
-    /// The kernel's selection repeated: highest points first; equal points in file order.
+    /// The kernel's selection repeated: highest points first; among equal points the task scanned
+    /// last wins (oom_evaluate_task replaces the chosen task unless its points are lower), so
+    /// equal points come in reverse file order.
     static func referenceOrder(_ apps: [ResidentApp], totalPages: Int64) -> [(id: String, points: Int64)] {
         let scored = apps.enumerated().compactMap { position, app in
             kernelPoints(app, totalPages: totalPages).map { (position: position, id: app.id.rawValue, points: $0) }
         }
-        return scored.sorted { $0.points != $1.points ? $0.points > $1.points : $0.position < $1.position }
+        return scored.sorted { $0.points != $1.points ? $0.points > $1.points : $0.position > $1.position }
             .map { ($0.id, $0.points) }
     }
 
@@ -76,7 +78,7 @@ struct LinuxOOMPolicyTests {
         var apps: [ResidentApp] = []
         for index in 0..<count {
             if index > 0 && index % 25 == 0 {
-                // An exact copy of an earlier app under a new id: equal points, ties go by file order.
+                // An exact copy of an earlier app under a new id: equal points, the later one first.
                 var twin = apps[Int.random(in: 0..<index, using: &random)]
                 twin.id = AppID("twin-\(index)")
                 twin.state = .suspended
@@ -143,7 +145,7 @@ struct LinuxOOMPolicyTests {
         #expect(engine.row("large")?.reason == "highest oom_badness: \(40 * 256 - 131_000) pages")
     }
 
-    @Test("swap and page tables count; equal points keep file order")
+    @Test("swap and page tables count; equal points go to the task scanned last, as in the kernel")
     func swapAndPageTablesCount() throws {
         let apps = [
             app("plain", .suspended, mib: 30),
@@ -153,7 +155,7 @@ struct LinuxOOMPolicyTests {
             app("tables-under-a-page", .suspended, mib: 30, pageTables: 4095),  // rounds down to plain's points
         ]
         let engine = try makeEngine(try Policy.shipped("linux-oom"), apps)
-        #expect(engine.orderedIDs == ["swapped", "tables", "plain", "twin", "tables-under-a-page"])
+        #expect(engine.orderedIDs == ["swapped", "tables", "tables-under-a-page", "twin", "plain"])
     }
 }
 

@@ -410,6 +410,6 @@ struct PolicyCommandTests {
         )
         let result = try runMempressure(["policy", "validate", json])
         #expect(result.status == 0)
-        #expect(result.standardOutput.hasSuffix(": ok (policy j, 1 bands)\n"))
+        #expect(result.standardOutput.hasSuffix(": ok (policy j, 1 band)\n"))
     }
 }

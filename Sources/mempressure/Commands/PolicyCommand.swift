@@ -65,7 +65,7 @@ struct PolicyCommand: ParsableCommand {
                         throw CLIError.malformed(
                             "\(file): \(count) problem\(count == 1 ? "" : "s")\n" + error.description)
                     }
-                    try StandardOutput.write("\(file): ok (policy \(policy.name), \(policy.bands.count) bands)\n")
+                    try StandardOutput.write("\(file): ok (policy \(policy.name), \(policy.bands.count) band\(policy.bands.count == 1 ? "" : "s"))\n")
                 }
             }
         }

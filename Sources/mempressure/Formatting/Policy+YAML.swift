@@ -75,6 +75,9 @@ enum PolicyYAML {
             parts.append("states: [\(order.filter(states.contains).map(\.rawValue).joined(separator: ", "))]")
         }
         if let mode = match.hasBackgroundMode { parts.append("backgroundMode: \(mode)") }
+        if let modes = match.backgroundModes {
+            parts.append("backgroundModes: [\(modes.sorted().map(\.rawValue).joined(separator: ", "))]")
+        }
         if let range = match.oomScoreAdj { parts.append("oomScoreAdj: [\(range.lowerBound), \(range.upperBound)]") }
         if let range = match.priority { parts.append("priority: [\(range.lowerBound), \(range.upperBound)]") }
         if let names = match.names { parts.append("names: [\(names.map(quote).joined(separator: ", "))]") }
