@@ -73,7 +73,7 @@ public final class LiveKillOrder {
         let current = snapshot.engineSnapshot
         var seen: Set<AppID> = []
         seen.reserveCapacity(current.apps.count)
-        do {
+        do throws(EngineError) {
             for app in current.apps {
                 try engine.update(app)
                 seen.insert(app.id)
@@ -83,7 +83,7 @@ public final class LiveKillOrder {
             engine.setUnattributedMemory(current.unattributed)
             self.time = max(self.time, time)
             try engine.refreshPressure(at: self.time)
-        } catch let error as EngineError {
+        } catch {
             throw LiveKillOrderError.engine(error)
         }
         return engine.takeEvents()

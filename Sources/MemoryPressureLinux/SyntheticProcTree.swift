@@ -26,7 +26,7 @@ public enum SyntheticProcTree {
         to directory: String, count: Int, seed: UInt64, kernelThreadShare: Double = 0.02
     ) throws(SyntheticProcTreeError) -> ProcFileSystem {
         precondition(count >= 0, "count \(count): expected zero or more processes")
-        var generator = Generator(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let pageSize = 4096
         let names = [
             "bash", "python3", "node", "java", "postgres", "nginx", "chrome", "code", "redis-server", "swift-frontend",
@@ -150,22 +150,9 @@ public enum SyntheticProcTree {
         "Name:\tkworker/\(pid % 64):0\nUmask:\t0000\nState:\tI (idle)\nTgid:\t\(pid)\nPid:\t\(pid)\nPPid:\t2\n"
             + "Uid:\t0\t0\t0\t0\nKthread:\t1\nThreads:\t1\n"
     }
+}
 
-    /// SplitMix64: a small seedable generator, so trees depend on the seed alone.
-    struct Generator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// A uniform double in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
+extension SeededGenerator {
+    /// A uniform double in [0, 1).
+    fileprivate mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,5 +1,6 @@
-/// A deterministic random number generator (SplitMix64): the only source of randomness in
-/// workloads, so the same seed always gives the same trace on every platform.
+/// A deterministic random number generator (SplitMix64, Steele, Lea and Flood): the only source
+/// of randomness in workloads, synthetic test data and benchmarks, so the same seed always gives
+/// the same output on every platform. The engine itself never draws random numbers.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
