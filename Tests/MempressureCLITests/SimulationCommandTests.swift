@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("mempressure simulate and compare")
+struct SimulationCommandTests {
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("mempressure-\(getpid())-\(name)").path
+    }
+
+    /// A JSON document without the wall-clock figures (the only ones that differ between runs).
+    static func withoutTimings(_ json: String) throws -> NSDictionary {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! NSDictionary
+        func strip(_ value: Any) -> Any {
+            if let dictionary = value as? NSDictionary {
+                let copy = NSMutableDictionary()
+                for (key, item) in dictionary where !["eventsPerSecond", "nanosecondsPerDecision"].contains(key as! String) {
+                    copy.setObject(strip(item), forKey: key as! NSString)
+                }
+                return copy
+            }
+            if let array = value as? NSArray { return array.map(strip) }
+            return value
+        }
+        return strip(object) as! NSDictionary
+    }
+
+    @Test("simulate writes its trace and event log; replaying the trace gives the same event log")
+    func simulateOutputsAgreeWithReplay() throws {
+        let trace = Self.temporaryPath("trace.jsonl")
+        let events = Self.temporaryPath("events.jsonl")
+        defer {
+            try? FileManager.default.removeItem(atPath: trace)
+            try? FileManager.default.removeItem(atPath: events)
+        }
+        let result = try runMempressure([
+            "simulate", "--apps", "300", "--hours", "3", "--seed", "4", "--trace-out", trace, "--events-out", events,
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("cold relaunches"))
+        #expect(result.standardOutput.contains("kills by reason:"))
+        let log = try String(contentsOfFile: events, encoding: .utf8)
+        #expect(log.contains("\"type\":\"kill\""))
+        // The generated trace replays to the very same log (no action of this trace is refused).
+        let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        #expect(replay.standardOutput == log)
+    }
+
+    @Test("simulate is deterministic: the same seed gives the same metrics, another seed others")
+    func simulateIsDeterministic() throws {
+        let arguments = ["simulate", "--policy", "lru", "--apps", "200", "--hours", "2", "--format", "json"]
+        let first = try runMempressure(arguments + ["--seed", "9"])
+        let second = try runMempressure(arguments + ["--seed", "9"])
+        let other = try runMempressure(arguments + ["--seed", "10"])
+        #expect(first.status == 0 && second.status == 0 && other.status == 0)
+        #expect(try Self.withoutTimings(first.standardOutput) == Self.withoutTimings(second.standardOutput))
+        #expect(try Self.withoutTimings(first.standardOutput) != Self.withoutTimings(other.standardOutput))
+    }
+
+    @Test("compare runs every shipped policy on the same traces, in table, json and csv, and draws an SVG")
+    func compareFormats() throws {
+        let svg = Self.temporaryPath("chart.svg")
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        let base = ["compare", "--apps", "300", "--hours", "3", "--seeds", "2"]
+        let table = try runMempressure(base + ["--svg", svg])
+        #expect(table.status == 0, "\(table.standardError)")
+        for policy in ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru"] {
+            #expect(table.standardOutput.contains(policy))
+        }
+        #expect(table.standardOutput.contains(" * "))
+        let chart = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(chart.hasPrefix("<svg"))
+        #expect(chart.contains("<polyline") && chart.contains("cold relaunches"))
+
+        let json = try runMempressure(base + ["--format", "json"])
+        let document = try Self.withoutTimings(json.standardOutput)
+        #expect((document["seeds"] as? [Int]) == [1, 2])
+        #expect((document["policies"] as? [NSDictionary])?.count == 6)
+        // Sequential (one job) and parallel runs give the same figures.
+        let sequential = try runMempressure(base + ["--format", "json", "--jobs", "1"])
+        #expect(try Self.withoutTimings(sequential.standardOutput) == document)
+
+        let csv = try runMempressure(base + ["--format", "csv", "--policies", "ios4,lru"])
+        let lines = csv.standardOutput.split(separator: "\n")
+        #expect(lines.first == "policy,metric,mean,sd,best")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("ios4,") || $0.hasPrefix("lru,") })
+    }
+
+    @Test("a usage log can be compared")
+    func compareUsageLog() throws {
+        let result = try runMempressure(["compare", "--usage-log", "Examples/usage/sample.csv", "--policies", "ios4"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("workload usage log"))
+    }
+
+    @Test("bad input gets the documented exit codes and says where and what was expected")
+    func errors() throws {
+        let workload = Self.temporaryPath("workload.yaml")
+        defer { try? FileManager.default.removeItem(atPath: workload) }
+        try "usage:\n  hours: lots\n".write(toFile: workload, atomically: true, encoding: .utf8)
+        let malformed = try runMempressure(["simulate", "--workload", workload])
+        #expect(malformed.status == 65)
+        #expect(malformed.standardError.contains("workload.yaml:2:10: usage.hours: expected a number, found the string \"lots\""))
+        #expect(try runMempressure(["simulate", "--workload", "no/such/workload.yaml"]).status == 66)
+        #expect(try runMempressure(["compare", "--seeds", "0"]).status == 64)
+        #expect(try runMempressure(["simulate", "--hours", "-2"]).status == 64)
+        let unwritable = try runMempressure(["compare", "--apps", "50", "--hours", "1", "--seeds", "1", "--svg", "/no/such/dir/chart.svg"])
+        #expect(unwritable.status == 74)
+        #expect(unwritable.standardError.contains("/no/such/dir/chart.svg"))
+        #expect(!FileManager.default.fileExists(atPath: "/no/such/dir/chart.svg"))
+        let badLog = try runMempressure(["compare", "--usage-log", "Examples/snapshots/phone.yaml"])
+        #expect(badLog.status == 65)
+    }
+}
