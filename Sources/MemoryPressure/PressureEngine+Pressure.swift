@@ -13,13 +13,17 @@ extension PressureEngine {
         return .normal
     }
 
-    /// Raises the level one step at a time (warning and purging at each), kills if the policy's
+    /// Raises the level one used level at a time (warning and purging at each), kills if the policy's
     /// kill level is reached and free memory is below its target, then lowers the level as far
     /// as free memory allows.
     func evaluatePressure() {
         killLimitViolators()
-        while targetLevel(free: accountant.free.value, current: level) > level {
-            let next = PressureLevel(rawValue: level.rawValue + 1)!
+        while true {
+            let target = targetLevel(free: accountant.free.value, current: level)
+            guard target > level else { break }
+            // The next level up that the policy uses (levels without a threshold are skipped).
+            var next = PressureLevel(rawValue: level.rawValue + 1)!
+            while next < target && policy.thresholds[next] == nil { next = PressureLevel(rawValue: next.rawValue + 1)! }
             log(.level(from: level, to: next, free: accountant.free))
             level = next
             warnAndPurge(at: next)
