@@ -1,7 +1,13 @@
 // swift-tools-version: 6.1
 //
-// Benchmarks for IndexedHeapModule, kept in their own package so that building the root package never
-// builds the benchmark tooling. Run with `swift package --disable-sandbox benchmark` (see README.md).
+// Benchmarks of the MemoryPressure package, kept in their own package so that building the root package
+// never builds the benchmark tooling. Run with `swift package --disable-sandbox benchmark` (see README.md).
+//
+// - IndexedHeapBenchmarks: the heap's single operations and the mixed kill-queue workload against competitors.
+// - EngineBenchmarks: engine throughput on generated traces, the cost of a footprint change against a bare
+//   heap update, and kill-order on a snapshot of 100,000 apps (the process's malloc is glibc's).
+// - SimulationBenchmarks: 24-hour simulations and the engine's bytes per tracked app; it links
+//   MemoryPressureJemalloc, so jemalloc is the process's malloc and its statistics measure memory.
 
 import PackageDescription
 
@@ -25,6 +31,32 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        .executableTarget(
+            name: "EngineBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "IndexedHeapModule", package: "MemoryPressure"),
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+            ],
+            path: "Benchmarks/EngineBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "SimulationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+                .product(name: "MemoryPressureJemalloc", package: "MemoryPressure"),
+            ],
+            path: "Benchmarks/SimulationBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
     ]
 )

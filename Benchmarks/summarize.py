@@ -1,27 +1,39 @@
 #!/usr/bin/env python3
-"""Turns one or more JMH exports of the IndexedHeap benchmarks into the Markdown tables of README.md.
+"""Turns one or more JMH exports of the benchmarks into the Markdown tables of README.md.
 
-    swift package --disable-sandbox benchmark --format jmh --path /tmp/run1    # repeat for run2, run3 ...
+    swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/run1   # repeat: run2, run3 ...
     python3 summarize.py /tmp/run*/Current_run.jmh.json
 
-Every iteration runs 1,000 operations, so a time in microseconds per iteration is nanoseconds per
-operation. With several runs, each figure is the median over the runs of that run's figure, and the
-"runs" column shows the range of the per-run means.
+With several runs, each figure is the median over the runs of that run's figure (a mean over the
+run's iterations), and the "over runs" columns show the range of the per-run figures.
+
+Units: the JMH export gives wall-clock time in microseconds per iteration. IndexedHeap benchmarks
+and footprint changes run 1,000 operations per iteration, so there microseconds per iteration are
+nanoseconds per operation; every other benchmark runs one replay, step or run per iteration.
+
+The export copies a benchmark's custom metrics into the entries of the benchmarks that follow it
+(in its own order), so every table reads only the metrics its benchmarks record.
 """
 import json
-import re
 import statistics
 import sys
 
-OPS_PER_ITERATION = 1_000
 SIZES = ["1K", "10K", "100K", "1M"]
 SINGLE = ["update random", "update drift ±1%", "insert", "remove", "popMax", "top-10", "top-100"]
-COMPETITORS = ["IndexedHeap", "Heap+lazy deletion", "linear scan", "band lists"]
-TARGETS = {  # (N, competitor): minimum IndexedHeap speed-up on the mixed workload
+# (name, label, idealized form of): the queues of the mixed workload.
+QUEUES = [
+    ("IndexedHeap", "IndexedHeap", None),
+    ("Heap+lazy deletion", "Heap+lazy deletion", None),
+    ("task-list scan", "task-list scan (Linux `select_bad_process`)", None),
+    ("linear scan, packed array (idealized)", "linear scan — idealized (packed array)", "task-list scan"),
+    ("adj-slot lists", "adj-slot lists (lmkd `kill_heaviest_task`)", None),
+    ("band lists, packed arrays (idealized)", "band lists — idealized (packed arrays)", "adj-slot lists"),
+]
+TARGETS = {  # (N, competitor): minimum IndexedHeap speed-up on the mixed workload (issue 2)
     ("100K", "Heap+lazy deletion"): 2,
-    ("100K", "linear scan"): 10,
-    ("100K", "band lists"): 3,
-    ("1M", "linear scan"): 100,
+    ("100K", "task-list scan"): 10,
+    ("100K", "adj-slot lists"): 3,
+    ("1M", "task-list scan"): 100,
 }
 
 
@@ -30,66 +42,178 @@ def load(paths):
     for path in paths:
         run = {}
         for entry in json.load(open(path)):
-            name = entry["benchmark"].split("IndexedHeapBenchmarks.", 1)[1].replace("_", " ")
-            metrics = entry["secondaryMetrics"]
-            time = metrics["Time (wall clock)"]
-            mallocs = metrics.get("Malloc (total)")
-            run[name] = {
-                "mean": time["score"],  # µs per iteration = ns per operation
-                "p50": time["scorePercentiles"]["50.0"],
-                "mallocs": mallocs["score"] / OPS_PER_ITERATION if mallocs else float("nan"),
-                "samples": len(time["rawData"][0]),
-            }
+            name = entry["benchmark"].split(".", 3)[3].replace("_", " ")
+            run[name] = entry["secondaryMetrics"]
         runs.append(run)
     return runs
 
 
-def figure(runs, name, key):
-    values = [run[name][key] for run in runs if name in run]
-    return statistics.median(values) if values else float("nan")
+def values(runs, name, metric, key="score"):
+    out = []
+    for run in runs:
+        if name in run and metric in run[name]:
+            m = run[name][metric]
+            out.append(m["score"] if key == "score" else m["scorePercentiles"][key])
+    return out
 
 
-def spread(runs, name):
-    values = [run[name]["mean"] for run in runs if name in run]
-    return f"{min(values):,.1f}–{max(values):,.1f}" if len(values) > 1 else "—"
+def med(runs, name, metric, key="score"):
+    v = values(runs, name, metric, key)
+    return statistics.median(v) if v else float("nan")
 
 
-def row(runs, label, name):
-    mean = figure(runs, name, "mean")
-    return (f"| {label} | {mean:,.1f} | {figure(runs, name, 'p50'):,.1f} | {1e9 / mean / 1e6:,.2f} M "
-            f"| {figure(runs, name, 'mallocs'):.3f} | {spread(runs, name)} |")
+def span(v, fmt="{:,.1f}", unit=""):
+    if len(v) < 2:
+        return "—"
+    return f"{fmt.format(min(v))}–{fmt.format(max(v))}{unit}"
 
 
-def main():
-    runs = load(sys.argv[1:])
+TIME = "Time (wall clock)"
+MALLOC = "Malloc (total)"
+
+
+def heap(runs):
     header = "| benchmark | mean ns/op | p50 ns/op | ops/s | mallocs/op | mean ns/op over runs |\n|---|--:|--:|--:|--:|--:|"
+
+    def row(label, name):
+        mean = med(runs, name, TIME)
+        return (f"| {label} | {mean:,.1f} | {med(runs, name, TIME, '50.0'):,.1f} | {1e3 / mean:,.2f} M "
+                f"| {med(runs, name, MALLOC) / 1000:.3f} | {span(values(runs, name, TIME))} |")
+
     print("### Single operations on `IndexedHeap<UInt64>`\n")
     print(header)
     for operation in SINGLE:
         for size in SIZES:
-            print(row(runs, f"{operation}, N = {size}", f"IndexedHeap {operation} N={size}"))
+            print(row(f"{operation}, N = {size}", f"IndexedHeap {operation} N={size}"))
     print("\n### Mixed kill-queue workload\n")
     print(header)
     for size in SIZES:
-        for competitor in COMPETITORS:
-            print(row(runs, f"{competitor}, N = {size}", f"Kill queue mixed: {competitor} N={size}"))
+        for name, label, _ in QUEUES:
+            print(row(f"{label}, N = {size}", f"Kill queue mixed: {name} N={size}"))
     print("\n### IndexedHeap speed-up on the mixed workload\n")
-    print("Speed-up = the competitor's mean ns/op ÷ IndexedHeap's, computed within each run, then the median over runs.\n")
+    print("Speed-up = the competitor's mean ns/op ÷ IndexedHeap's, computed within each run, then the median over runs.")
+    print("Targets are judged against the faithful competitors; the idealized rows are shown for reference.\n")
     print("| N | competitor | competitor ns/op | IndexedHeap ns/op | speed-up | speed-up over runs | target | met |")
     print("|---|---|--:|--:|--:|--:|--:|---|")
     for size in SIZES:
         ours_name = f"Kill queue mixed: IndexedHeap N={size}"
-        ours = figure(runs, ours_name, "mean")
-        for competitor in COMPETITORS[1:]:
-            name = f"Kill queue mixed: {competitor} N={size}"
-            theirs = figure(runs, name, "mean")
-            ratios = [run[name]["mean"] / run[ours_name]["mean"] for run in runs if name in run and ours_name in run]
+        ours = med(runs, ours_name, TIME)
+        for name, label, idealizes in QUEUES[1:]:
+            full = f"Kill queue mixed: {name} N={size}"
+            ratios = [r[full][TIME]["score"] / r[ours_name][TIME]["score"] for r in runs if full in r and ours_name in r]
             ratio = statistics.median(ratios)
-            target = TARGETS.get((size, competitor))
-            met = "—" if target is None else ("yes" if ratio >= target else "**no**")
-            over_runs = f"{min(ratios):,.2f}–{max(ratios):,.2f}×" if len(ratios) > 1 else "—"
-            print(f"| {size} | {competitor} | {theirs:,.1f} | {ours:,.1f} | {ratio:,.2f}× | {over_runs} | "
-                  f"{'—' if target is None else f'≥ {target}×'} | {met} |")
+            target = TARGETS.get((size, name))
+            reference = TARGETS.get((size, idealizes)) if idealizes else None
+            if target is not None:
+                goal, met = f"≥ {target}×", "yes" if ratio >= target else "**no**"
+            elif reference is not None:
+                goal, met = f"(≥ {reference}×)", ("would be met" if ratio >= reference else "would not be met") + " (reference only)"
+            else:
+                goal, met = "—", "—"
+            print(f"| {size} | {label} | {med(runs, full, TIME):,.1f} | {ours:,.1f} | {ratio:,.2f}× | "
+                  f"{span(ratios, '{:,.2f}', '×')} | {goal} | {met} |")
+
+
+def engine(runs):
+    print("### Replay throughput (`Workload.server`, 1 hour, ios4)\n")
+    print("| benchmark | actions per replay | events per replay | ms per replay | actions/s | events/s | "
+          "mallocs per action | actions/s over runs |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    for size in ["1K", "10K"]:
+        for form in ["whole trace", "after preload"]:
+            name = f"Engine replay: server 1 h, {form} N={size}"
+            actions = med(runs, name, "actions per replay")
+            per_second = values(runs, name, "actions per second")
+            print(f"| {form}, {size} tenants | {actions:,.0f} | {med(runs, name, 'events per replay'):,.0f} | "
+                  f"{med(runs, name, TIME) / 1000:,.3f} | {statistics.median(per_second):,.0f} | "
+                  f"{med(runs, name, 'events per second'):,.0f} | {med(runs, name, MALLOC) / actions:.2f} | "
+                  f"{span(per_second, '{:,.0f}')} |")
+    print("\n### One footprint change\n")
+    print("| N | path | mean ns/op | p50 ns/op | mallocs/op | ÷ bare heap (median over runs) | ÷ bare heap over runs |")
+    print("|---|---|--:|--:|--:|--:|--:|")
+    for size in ["1K", "10K", "100K"]:
+        bare = f"Footprint change: bare IndexedHeap update N={size}"
+        for path, label in [("engine changeFootprint", "engine `changeFootprint(of:by:at:)`"),
+                            ("engine apply allocate-free", "engine `apply(.allocate/.free)`"),
+                            ("bare IndexedHeap update", "bare `IndexedHeap.update`")]:
+            name = f"Footprint change: {path} N={size}"
+            ratios = [r[name][TIME]["score"] / r[bare][TIME]["score"] for r in runs if name in r and bare in r]
+            print(f"| {size} | {label} | {med(runs, name, TIME):,.1f} | {med(runs, name, TIME, '50.0'):,.1f} | "
+                  f"{med(runs, name, MALLOC) / 1000:.3f} | {statistics.median(ratios):,.2f}× | {span(ratios, '{:,.2f}', '×')} |")
+
+
+def kill_order(runs):
+    steps = [
+        ("load snapshot", "load: `Snapshot(text:file:)`"),
+        ("rank engine + killOrder 100", "rank: `PressureEngine(snapshot:policy:)` + `killOrder(limit: 100)`"),
+        ("print top 100", "print: the top 100 rows as a table `String`"),
+        ("load + rank + print", "**load + rank + print**"),
+        ("killOrder 100 on a built engine", "`killOrder(limit: 100)` alone, on a built engine"),
+        ("full sort of all keys, take 100", "full sort of all 100,000 kill keys (`[UInt64]`), take 100"),
+        ("full sort of all apps on a built engine, take 100", "full sort of all apps (`allApps` by ios4 order) on a built engine, take 100"),
+        ("rank by full sort engine + sort all apps", "rank by full sort: `PressureEngine(snapshot:policy:)` + sort all apps, take 100"),
+    ]
+    print("### kill-order on 100,000 apps (ios4)\n")
+    print("| step | mean ms | p50 ms | mallocs | mean ms over runs |")
+    print("|---|--:|--:|--:|--:|")
+    for key, label in steps:
+        name = f"Kill-order N=100K: {key}"
+        print(f"| {label} | {med(runs, name, TIME) / 1000:,.3f} | {med(runs, name, TIME, '50.0') / 1000:,.3f} | "
+              f"{med(runs, name, MALLOC):,.0f} | {span([v / 1000 for v in values(runs, name, TIME)], '{:,.3f}')} |")
+
+    def ratio(a, b):
+        a, b = f"Kill-order N=100K: {a}", f"Kill-order N=100K: {b}"
+        r = [x[a][TIME]["score"] / x[b][TIME]["score"] for x in runs if a in x and b in x]
+        return f"{statistics.median(r):,.1f}× ({span(r, '{:,.1f}', '×')})"
+    print(f"\nfull sort of the keys ÷ `killOrder(limit: 100)`: {ratio('full sort of all keys, take 100', 'killOrder 100 on a built engine')}  ")
+    print(f"full sort of the apps ÷ `killOrder(limit: 100)`: {ratio('full sort of all apps on a built engine, take 100', 'killOrder 100 on a built engine')}  ")
+    print(f"rank by full sort ÷ rank with the heap: {ratio('rank by full sort engine + sort all apps', 'rank engine + killOrder 100')}")
+
+
+def simulation(runs):
+    print("### 24-hour simulations (ios4)\n")
+    print("| workload | actions | events | kills | s per run | actions/s | events/s | mallocs per action | "
+          "run peak allocated | trace allocated | process peak RSS (clean process) | process peak RSS (benchmark process) |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for label in ["phone, 5,000 apps", "server, 10,000 tenants"]:
+        name = f"Simulation 24 h: {label}"
+        memory = f"Simulation memory 24 h: {label}"
+        actions = med(runs, name, "actions per run")
+        mib = lambda v: f"{v / 1048576:,.2f} MiB"
+        print(f"| {label} | {actions:,.0f} | {med(runs, name, 'events per run'):,.0f} | {med(runs, name, 'kills per run'):,.0f} | "
+              f"{med(runs, name, TIME) / 1e6:,.4f} | {med(runs, name, 'actions per second'):,.0f} | "
+              f"{med(runs, name, 'events per second'):,.0f} | {med(runs, name, MALLOC) / actions:.2f} | "
+              f"{mib(med(runs, memory, 'run peak allocated bytes'))} | {mib(med(runs, memory, 'trace allocated bytes'))} | "
+              f"{mib(med(runs, memory, 'process peak resident bytes'))} | {mib(med(runs, name, 'Memory (resident peak)'))} |")
+    print("\n### Engine memory per tracked app (no views; jemalloc `stats.allocated`, clean process)\n")
+    print("| apps | ids | engine B/app | id index `[AppID: Int32]` | kill queue `IndexedHeap<UInt64>` | "
+          "slot table `[Int32]` | remainder (app records …) | engine B/app over runs |")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|")
+    for size in ["10K", "100K"]:
+        for ids in ["ids of 9 bytes", "bundle ids of 25 bytes"]:
+            name = f"Engine memory: {ids} N={size}"
+            cells = [med(runs, name, m) for m in [
+                "engine bytes per app", "id index [AppID: Int32] bytes per app",
+                "kill queue IndexedHeap<UInt64> bytes per app", "slot table [Int32] bytes per app",
+                "remainder (app records) bytes per app"]]
+            print(f"| {size} | {ids} | {' | '.join(f'{c:,.0f}' for c in cells)} | "
+                  f"{span(values(runs, name, 'engine bytes per app'), '{:,.0f}')} |")
+
+
+def main():
+    runs = load(sys.argv[1:])
+    names = set().union(*runs)
+    if any(n.startswith("Kill queue mixed") for n in names):
+        heap(runs)
+        print()
+    if any(n.startswith("Engine replay") for n in names):
+        engine(runs)
+        print()
+    if any(n.startswith("Kill-order") for n in names):
+        kill_order(runs)
+        print()
+    if any(n.startswith("Simulation") for n in names):
+        simulation(runs)
 
 
 if __name__ == "__main__":

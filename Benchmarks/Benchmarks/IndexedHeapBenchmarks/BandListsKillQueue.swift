@@ -1,6 +1,8 @@
-/// Competitor (d): one list per band, scanned for the heaviest app of the highest non-empty band,
-/// the way Android's lmkd picks a victim with `kill_heaviest_task` (it walks the processes of the
-/// highest `oom_score_adj` slot and takes the one with the largest RSS).
+/// Competitor (d), idealized (packed arrays): one list per band, scanned for the heaviest app of
+/// the highest non-empty band, the way Android's lmkd picks a victim with `kill_heaviest_task` (it
+/// walks the processes of the highest `oom_score_adj` slot and takes the one with the largest
+/// RSS) — but each band is a packed array of keys, where lmkd walks a linked list of individually
+/// allocated nodes and reads each one's RSS (that is ``AdjSlotListsKillQueue``).
 ///
 /// Each band is an array of keys with swap-removal, and every app knows its band and its position
 /// in that array, so a footprint update is one store and a band change is a swap-remove plus an

@@ -83,7 +83,9 @@ extension KillQueue {
                 let current = key(of: app)
                 let footprint = KillKey.footprint(current)
                 let drift = Int64(bitPattern: operation.value)
-                let drifted = UInt64(truncatingIfNeeded: Int64(truncatingIfNeeded: footprint) &+ Int64(truncatingIfNeeded: footprint) / 1000 &* drift)
+                let drifted = UInt64(
+                    truncatingIfNeeded: Int64(truncatingIfNeeded: footprint) &+ Int64(truncatingIfNeeded: footprint)
+                        / 1000 &* drift)
                 let clamped = Swift.min(Swift.max(drifted, KillKey.minFootprint), KillKey.maxFootprint)
                 update(app: app, to: KillKey.withFootprint(current, clamped))
             case .band:

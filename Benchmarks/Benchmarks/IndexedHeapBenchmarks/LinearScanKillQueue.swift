@@ -1,6 +1,8 @@
-/// Competitor (c): no index at all. Updates are a store; every victim selection and every report
-/// scans all apps, the way the Linux kernel's `select_bad_process` walks every task and keeps the
-/// one with the highest badness.
+/// Competitor (c), idealized (packed array): no index at all. Updates are a store; every victim
+/// selection and every report scans all apps, the way the Linux kernel's `select_bad_process`
+/// walks every task and keeps the one with the highest badness — but over one packed array of
+/// keys, which streams at memory bandwidth, where the kernel chases a linked list of tasks and
+/// their `mm`s (that is ``TaskListScanKillQueue``).
 struct LinearScanKillQueue: KillQueue {
     /// The key of every app; 0 for an app that is not live (real keys are never 0: footprints are ≥ 1 MiB).
     var keys: [UInt64]

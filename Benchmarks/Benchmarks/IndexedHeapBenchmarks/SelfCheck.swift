@@ -1,6 +1,6 @@
 import IndexedHeapModule
 
-/// Runs the same seeded operation streams on all four kill queues and traps unless they pick the
+/// Runs the same seeded operation streams on all six kill queues and traps unless they pick the
 /// same victims in the same order and give the same top-10 reports; also checks the heap's
 /// invariants afterwards. Run at startup, before any figure is measured.
 func selfCheckKillQueues() {
@@ -8,11 +8,17 @@ func selfCheckKillQueues() {
         let workload = KillQueueWorkload(apps: apps, operations: operations, seed: seed)
         let heap = victims(IndexedHeapKillQueue.self, workload)
         let lazy = victims(LazyDeletionHeapKillQueue.self, workload)
+        let taskList = victims(TaskListScanKillQueue.self, workload)
+        let adjSlots = victims(AdjSlotListsKillQueue.self, workload)
         let linear = victims(LinearScanKillQueue.self, workload)
         let bands = victims(BandListsKillQueue.self, workload)
         // fatalError rather than precondition: its message survives -O.
         if heap.victims.isEmpty { fatalError("self-check: no victim at all for \(apps) apps") }
-        for (name, other) in [("Heap with lazy deletion", lazy), ("linear scan", linear), ("band lists", bands)] {
+        let others = [
+            ("Heap with lazy deletion", lazy), ("task-list scan", taskList), ("adj-slot lists", adjSlots),
+            ("linear scan (packed array)", linear), ("band lists (packed arrays)", bands),
+        ]
+        for (name, other) in others {
             if other.victims != heap.victims || other.checksum != heap.checksum {
                 fatalError("self-check: \(name) and IndexedHeap pick different victims for \(apps) apps (seed \(seed))")
             }
@@ -24,14 +30,18 @@ func selfCheckKillQueues() {
     }
 }
 
-private func victims<Queue: KillQueue>(_: Queue.Type, _ workload: KillQueueWorkload) -> (victims: [Int], checksum: UInt64) {
+private func victims<Queue: KillQueue>(_: Queue.Type, _ workload: KillQueueWorkload) -> (
+    victims: [Int], checksum: UInt64
+) {
     var queue = Queue(keys: workload.initialKeys)
     var victims: [Int] = []
     var checksum: UInt64 = 0
     // Twice round the stream, so the second pass runs on a well-mixed state.
     var cursor = 0
     workload.operations.withUnsafeBufferPointer { operations in
-        cursor = queue.run(operations, from: cursor, count: 2 * operations.count, checksum: &checksum) { victims.append($0) }
+        cursor = queue.run(operations, from: cursor, count: 2 * operations.count, checksum: &checksum) {
+            victims.append($0)
+        }
     }
     checksum = mix(checksum, queue.reportTop(Swift.min(100, workload.initialKeys.count)))
     return (victims, checksum)

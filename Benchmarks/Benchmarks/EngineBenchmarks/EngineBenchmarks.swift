@@ -1,0 +1,141 @@
+// Benchmarks of the pressure engine: throughput on generated traces (issue 3), the cost of a
+// footprint change against a bare heap update (issue 3), and kill-order on a snapshot of 100,000
+// apps (issue 4). See ../../README.md for how to run them and the measured figures.
+
+import Benchmark
+import IndexedHeapModule
+import MemoryPressure
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// "1K", "10K", "100K".
+func label(_ size: Int) -> String {
+    size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K"
+}
+
+let benchmarks: @Sendable () -> Void = {
+    if IndexedHeap<UInt64>._isInternalChecksEnabled {
+        var warning = """
+
+            ****************************************************************************************
+            WARNING: built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation checks every
+            invariant in O(n). These figures are NOT representative. Rebuild without it.
+            ****************************************************************************************
+
+
+            """
+        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 2,
+        scalingFactor: .kilo,  // every iteration runs 1,000 operations; figures are per operation
+        maxDuration: .seconds(1),
+        maxIterations: 2_000
+    )
+
+    // Issue 3 (a): replay throughput. One iteration = one replay.
+    let replayConfiguration = Benchmark.Configuration(
+        metrics: [
+            .wallClock, .throughput, .mallocCountTotal, TraceReplayBenchmark.actionsPerSecond,
+            TraceReplayBenchmark.eventsPerSecond, TraceReplayBenchmark.actionsPerReplay,
+            TraceReplayBenchmark.eventsPerReplay, TraceReplayBenchmark.skippedPerReplay,
+        ],
+        timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(2),
+        maxIterations: 100)
+    for residentApps in [1_000, 10_000] {
+        let whole = TraceReplayBenchmark(residentApps: residentApps)
+        Benchmark("Engine replay: server 1 h, whole trace N=\(label(residentApps))", configuration: replayConfiguration)
+        {
+            whole.replayWhole($0)
+        } setup: {
+            whole.setUp()
+        } teardown: {
+            whole.tearDown()
+        }
+        let steady = TraceReplayBenchmark(residentApps: residentApps)
+        Benchmark(
+            "Engine replay: server 1 h, after preload N=\(label(residentApps))", configuration: replayConfiguration
+        ) {
+            steady.replayAfterPreload($0)
+        } setup: {
+            steady.setUp()
+        } teardown: {
+            steady.tearDown()
+        }
+    }
+
+    // Issue 3 (b): one footprint change, engine fast path vs bare heap update, same N, same stream.
+    for apps in [1_000, 10_000, 100_000] {
+        func footprint(_ name: String, _ body: @escaping (FootprintChangeBenchmark, Benchmark) -> Void) {
+            let state = FootprintChangeBenchmark(apps: apps)
+            Benchmark("Footprint change: \(name) N=\(label(apps))") { benchmark in
+                body(state, benchmark)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+        }
+        footprint("engine changeFootprint") { $0.engineFastPath($1) }
+        footprint("engine apply allocate-free") { $0.engineApply($1) }
+        footprint("bare IndexedHeap update") { $0.bareHeap($1) }
+    }
+
+    // Issue 4: kill-order on 100,000 apps. One iteration = one step.
+    let killOrder = KillOrderBenchmark(apps: 100_000)
+    let killOrderConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(2), maxIterations: 1_000)
+    func step(_ name: String, _ body: @escaping (KillOrderBenchmark, Benchmark) -> Void) {
+        Benchmark("Kill-order N=100K: \(name)", configuration: killOrderConfiguration) { benchmark in
+            body(killOrder, benchmark)
+        } setup: {
+            if killOrder.engine == nil { killOrder.setUp() }
+        }
+    }
+    step("load snapshot") { state, benchmark in
+        for _ in benchmark.scaledIterations { blackHole(state.load()) }
+    }
+    step("rank engine + killOrder 100") { state, benchmark in
+        let snapshot = state.snapshot!
+        for _ in benchmark.scaledIterations { blackHole(state.rank(snapshot)) }
+    }
+    step("print top 100") { state, benchmark in
+        let rows = state.rows
+        for _ in benchmark.scaledIterations { blackHole(KillOrderBenchmark.table(rows)) }
+    }
+    step("load + rank + print") { state, benchmark in
+        for _ in benchmark.scaledIterations { blackHole(KillOrderBenchmark.table(state.rank(state.load()))) }
+    }
+    step("killOrder 100 on a built engine") { state, benchmark in
+        let engine = state.engine!
+        for _ in benchmark.scaledIterations { blackHole(engine.killOrder(limit: 100)) }
+    }
+    step("full sort of all keys, take 100") { state, benchmark in
+        let keys = state.keys
+        for _ in benchmark.scaledIterations { blackHole(KillOrderBenchmark.topBySortingKeys(keys)) }
+    }
+    step("full sort of all apps on a built engine, take 100") { state, benchmark in
+        let engine = state.engine!
+        for _ in benchmark.scaledIterations { blackHole(KillOrderBenchmark.topBySortingApps(engine)) }
+    }
+    step("rank by full sort engine + sort all apps") { state, benchmark in
+        let snapshot = state.snapshot!
+        let policy = state.policy!
+        for _ in benchmark.scaledIterations {
+            do {
+                blackHole(KillOrderBenchmark.topBySortingApps(try PressureEngine(snapshot: snapshot, policy: policy)))
+            } catch {
+                fatalError("\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A deterministic JSON snapshot of a server with `apps` tenants, in the shape of
+/// `Examples/snapshots/server.json` (see `scripts/make-server-snapshot.py`): states suspended /
+/// background / active with weights 70 / 29 / 1 (one active app at most), log-normal footprints
+/// with a 12 MiB median and a 300 MiB 99th percentile, purgeable = footprint / 8, `lastActive`
+/// within a day, `oomScoreAdj` from {0, 0, 100, 300, 900} (−1000 for 1 %), swap 0 … 3 MiB, page
+/// tables = footprint / 500. The device is the script's 64 GiB server scaled with the number of
+/// tenants (the script's 2,000 tenants on 64 GiB memory, 2 GiB reserved and 8 GiB swap), so free
+/// memory is in the same range. Drawn from SplitMix64, so the values differ from the script's.
+enum SnapshotText {
+    static func server(apps: Int, seed: UInt64 = 20_261_121) -> String {
+        var rng = SplitMix64(seed: seed)
+        let scale = Int64(max(apps / 2_000, 1))
+        let gib: Int64 = 1 << 30
+        var text = "{\"device\":{\"memory\":\(64 * gib * scale),\"reserved\":\(2 * gib * scale),"
+        text += "\"swap\":\(8 * gib * scale)},\"apps\":["
+        text.reserveCapacity(apps * 200)
+        let sigma = log(300.0 / 12.0) / 2.326
+        var hasActive = false
+        let digits = String(apps - 1).count
+        for index in 0..<apps {
+            let draw = rng.next(below: 100)
+            var state = draw < 70 ? "suspended" : draw < 99 ? "background" : "active"
+            if state == "active" {
+                if hasActive { state = "background" } else { hasActive = true }
+            }
+            let footprint = Int64(12 * 1_048_576 * exp(gaussian(&rng) * sigma))
+            let number = String(index)
+            let id = "tenant-" + String(repeating: "0", count: max(digits - number.count, 0)) + number
+            let adjustments = [0, 0, 100, 300, 900]
+            var adj = adjustments[rng.next(below: adjustments.count)]
+            if rng.next(below: 100) == 0 { adj = -1000 }
+            if index > 0 { text += "," }
+            text += "{\"id\":\"\(id)\",\"state\":\"\(state)\",\"footprint\":\(footprint),"
+            text += "\"purgeable\":\(footprint / 8),\"lastActive\":\(rng.next(below: 86_400)),"
+            text +=
+                "\"oomScoreAdj\":\(adj),\"swap\":\(Int64(rng.next(below: 4)) << 20),\"pageTables\":\(footprint / 500)}"
+        }
+        text += "]}\n"
+        return text
+    }
+
+    /// A standard normal draw (Box–Muller).
+    static func gaussian(_ rng: inout SplitMix64) -> Double {
+        let u1 = (Double(rng.next() >> 11) + 1) / Double(1 << 53)
+        let u2 = Double(rng.next() >> 11) / Double(1 << 53)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}

@@ -1,0 +1,74 @@
+// Benchmarks of simulations (issue 5): 24 hours of the phone and server workloads, and the engine's
+// bytes per tracked app. This executable links MemoryPressureJemalloc, so jemalloc is the process's
+// malloc and its statistics measure memory. See ../../README.md for the measured figures.
+
+import Benchmark
+import IndexedHeapModule
+import MemoryPressure
+import MemoryPressureJemalloc
+import MemoryPressureSimulation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let benchmarks: @Sendable () -> Void = {
+    if IndexedHeap<UInt64>._isInternalChecksEnabled {
+        var warning = """
+
+            ****************************************************************************************
+            WARNING: built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation checks every
+            invariant in O(n). These figures are NOT representative. Rebuild without it.
+            ****************************************************************************************
+
+
+            """
+        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+    // A copy of this executable started to measure memory does that and exits here.
+    CleanProcess.runIfChild()
+
+    let simulationConfiguration = Benchmark.Configuration(
+        metrics: SimulationBenchmark.metrics, timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one,
+        maxDuration: .seconds(10), maxIterations: 10)
+    let workloads = [
+        ("phone, 5,000 apps", "phone", Workload.phone), ("server, 10,000 tenants", "server", Workload.server),
+    ]
+    for (name, _, workload) in workloads {
+        let state = SimulationBenchmark(workload: workload)
+        Benchmark("Simulation 24 h: \(name)", configuration: simulationConfiguration) { benchmark in
+            state.run(benchmark)
+        } setup: {
+            state.setUp()
+        } teardown: {
+            state.tearDown()
+        }
+    }
+
+    // Memory, each iteration in a clean process (see CleanProcess): the wall clock is that process's.
+    func memoryConfiguration(_ metrics: [String: BenchmarkMetric]) -> Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [.wallClock, .throughput] + metrics.keys.sorted().map { metrics[$0]! }, timeUnits: .nanoseconds,
+            warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: 3)
+    }
+    for (name, key, _) in workloads {
+        Benchmark(
+            "Simulation memory 24 h: \(name)", configuration: memoryConfiguration(SimulationMemoryMeasurement.metrics)
+        ) { benchmark in
+            SimulationMemoryMeasurement.run(benchmark, workload: key)
+        }
+    }
+
+    for apps in [10_000, 100_000] {
+        for (name, prefix) in [("ids of 9 bytes", "app"), ("bundle ids of 25 bytes", "com.example.tenant-")] {
+            Benchmark(
+                "Engine memory: \(name) N=\(apps >= 100_000 ? "100K" : "10K")",
+                configuration: memoryConfiguration(EngineMemoryBenchmark.metrics)
+            ) { benchmark in
+                EngineMemoryBenchmark.run(benchmark, apps: apps, prefix: prefix)
+            }
+        }
+    }
+}
