@@ -8,29 +8,12 @@ struct ViewRecord: Sendable {
     var isOnscreen: Bool
 }
 
-/// Everything the engine knows about one app, in one flat record (kept small: the simulation
-/// tracks thousands of apps).
+/// What the engine reads on every footprint change and state change of an app, in one small
+/// flat record (96 bytes), so the hot paths touch two cache lines at most. Everything else about
+/// an app lives in ``AppExtras``, and only for apps that have it.
 struct AppRecord {
     let id: AppID
-    var state: AppState = .notRunning
-    var backgroundModes: BackgroundModes = []
-    var exitsOnSuspend = false
-    var ignoresWarnings = false
-    /// Bit 0: ignored a level-1 warning while in the foreground; bit 1: ignored a level-2 one.
-    var ignoredWarnings: UInt8 = 0
-    /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.
-    var oomScoreAdj: Int16 = AppRecord.derived
-    var priority: Int32? = nil
-    /// The sum of the policy's name preferences that match the app's id.
-    var preference: Int16 = 0
-    /// The memory limits when active and inactive (0: none), whether they are fatal, and whether
-    /// the app is over the limit of its state (then it is killed first).
-    var limitActive: Int64 = 0
-    var limitInactive: Int64 = 0
-    var limitIsFatal = false
-    var isOverLimit = false
-
-    /// Memory not releasable by purging (includes the onscreen view).
+    /// Memory not releasable by purging.
     var base: Int64 = 0
     /// Loaded views that are offscreen: released by a purge.
     var viewCaches: Int64 = 0
@@ -38,39 +21,74 @@ struct AppRecord {
     var onscreenView: Int64 = 0
     /// Registered purgeable caches.
     var purgeable: Int64 = 0
-    var swap: Int64 = 0
-    var pageTables: Int64 = 0
-
     /// When the app was last frontmost (engine time, seconds).
     var lastFrontmost: Double = 0
-    /// When its background task ends (`-infinity` when it has none).
-    var taskExpiry: Double = -.infinity
     /// The order in which apps entered their current band (for first-in first-out bands).
     var bandEntry: UInt64 = 0
-
     /// The app's element in the kill queue, when it is killable.
     var killHandle: IndexedHeapHandle? = nil
-    /// Its element in the background-task expiry queue, when it has a task.
-    var taskHandle: IndexedHeapHandle? = nil
-    /// Its band for each state (indexed by ``AppState`` order), ``BandTable/none`` when unkillable.
+    /// Its band for each state, ``BandTable/none`` when unkillable.
     var bands = BandTable()
-
-    var views: [ViewRecord] = []
-    /// Notifications that arrived while suspended, with their counts, in arrival order.
-    var pendingNotifications: [(name: String, count: Int)] = []
+    var state: AppState = .notRunning
+    var backgroundModes: BackgroundModes = []
+    var flags: AppFlags = []
+    /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.
+    var oomScoreAdj: Int16 = AppRecord.derived
+    /// The sum of the policy's name preferences that match the app's id.
+    var preference: Int16 = 0
+    /// The app's explicit priority, or ``AppRecord/noPriority``.
+    var priority: Int32 = AppRecord.noPriority
 
     /// Marks an oom_score_adj that the policy derives from the app's state.
     static let derived: Int16 = .min
+    /// Marks an app without an explicit priority.
+    static let noPriority: Int32 = .min
 
     init(id: AppID) {
         self.id = id
     }
 
-    /// The memory limit that applies in the current state (0: none).
-    var currentLimit: Int64 { state.isForeground ? limitActive : limitInactive }
-
     /// The app's total resident bytes.
+    @inline(__always)
     var footprint: Int64 { base &+ viewCaches &+ onscreenView &+ purgeable }
+
+    /// The explicit priority, if any.
+    var explicitPriority: Int? { priority == Self.noPriority ? nil : Int(priority) }
+}
+
+/// An app's yes/no attributes, in one byte.
+struct AppFlags: OptionSet {
+    var rawValue: UInt8
+    /// It opted out of multitasking.
+    static let exitsOnSuspend = AppFlags(rawValue: 1)
+    /// Its handlers release nothing when warned.
+    static let ignoresWarnings = AppFlags(rawValue: 2)
+    /// A policy limit applies to it (the limits are in its ``AppExtras``).
+    static let hasLimit = AppFlags(rawValue: 4)
+    /// It is over the limit of its state, so it is killed first.
+    static let isOverLimit = AppFlags(rawValue: 8)
+}
+
+/// What only some apps have: view controllers, coalesced notifications, a background task,
+/// swap and page tables (live sources), memory limits.
+struct AppExtras {
+    var views: [ViewRecord] = []
+    /// Notifications that arrived while suspended, with their counts, in arrival order.
+    var pendingNotifications: [(name: String, count: Int)] = []
+    /// Its element in the background-task expiry queue, when it has a task.
+    var taskHandle: IndexedHeapHandle? = nil
+    var swap: Int64 = 0
+    var pageTables: Int64 = 0
+    /// The memory limits when active and inactive (0: none), and whether they are fatal.
+    var limitActive: Int64 = 0
+    var limitInactive: Int64 = 0
+    var limitIsFatal = false
+
+    /// Whether it holds nothing (then it is not stored).
+    var isEmpty: Bool {
+        views.isEmpty && pendingNotifications.isEmpty && taskHandle == nil && swap == 0 && pageTables == 0
+            && limitActive == 0 && limitInactive == 0
+    }
 }
 
 /// An app's band index for each of the five states, in 5 bytes.

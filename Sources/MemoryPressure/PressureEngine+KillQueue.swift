@@ -25,15 +25,15 @@ extension PressureEngine {
     /// - Complexity: O(1)
     @inline(__always)
     func killKey(of index: Int, band: UInt8) -> UInt64 {
-        let app = apps[index]
-        let spec = policy.bands[Int(band)]
+        let spec = bandInfo[Int(band)]
         // Apps over their memory limit rank above every band, in band order among themselves
         // (XNU kills processes over their limit first, walking the bands upward).
-        let bandRank = UInt64(policy.bands.count &- Int(band))
-        let rank = app.isOverLimit ? UInt64(policy.bands.count) &+ bandRank : bandRank
-        var value = orderValue(of: index, order: spec.order, bits: spec.slotsByOomScoreAdj ? 36 - Self.scoreBits : 36)
-        if spec.slotsByOomScoreAdj {
-            let slot = UInt64(effectiveOomScoreAdj(of: index, in: app.state) &+ 1000)
+        let bandCount = UInt64(bandInfo.count)
+        let bandRank = bandCount &- UInt64(band)
+        let rank = apps[index].flags.contains(.isOverLimit) ? bandCount &+ bandRank : bandRank
+        var value = orderValue(of: index, order: spec.order, bits: spec.isSlotted ? 36 - Self.scoreBits : 36)
+        if spec.isSlotted {
+            let slot = UInt64(effectiveOomScoreAdj(of: index, in: apps[index].state) &+ 1000)
             value |= slot << (36 - Self.scoreBits)
         }
         // Ties: the app that appeared first wins, except under the kernel's badness, where the
@@ -45,12 +45,11 @@ extension PressureEngine {
     /// The order value of app `index` under `order`, in the low `bits` bits.
     @inline(__always)
     func orderValue(of index: Int, order: BandOrder, bits: UInt64) -> UInt64 {
-        let app = apps[index]
         let extraShift = Int64(36 &- bits)
         let mask: UInt64 = (1 << bits) &- 1
         switch order {
         case .largestFirst:
-            return clampedValue(bytes: app.footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
+            return clampedValue(bytes: apps[index].footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
         case .badness:
             // Points go negative with a negative oom_score_adj and the kernel still compares them:
             // bias by totalpages (the most an adj of -1000 can subtract) to keep their order.
@@ -58,13 +57,13 @@ extension PressureEngine {
             return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
             let score = UInt64(oomScore(of: index))
-            let rss = clampedValue(bytes: app.footprint, extraShift: extraShift &+ Int64(Self.scoreBits), mask: mask >> Self.scoreBits)
+            let rss = clampedValue(bytes: apps[index].footprint, extraShift: extraShift &+ Int64(Self.scoreBits), mask: mask >> Self.scoreBits)
             return score << (bits &- Self.scoreBits) | rss
         case .leastRecentlyUsed:
-            let age = (Self.recencyOrigin - app.lastFrontmost) * 1000
+            let age = (Self.recencyOrigin - apps[index].lastFrontmost) * 1000
             return age <= 0 ? 0 : Swift.min(UInt64(age) >> UInt64(extraShift), mask)
         case .firstInFirstOut:
-            return mask &- Swift.min(app.bandEntry, mask)
+            return mask &- Swift.min(apps[index].bandEntry, mask)
         }
     }
 
@@ -90,11 +89,12 @@ extension PressureEngine {
     /// first, as the kernel does), where totalpages is memory plus swap.
     @inline(__always)
     func badnessPages(of index: Int) -> Int64 {
-        let app = apps[index]
         let page = Self.pageSize
-        let adj = Int64(effectiveOomScoreAdj(of: index, in: app.state))
+        let adj = Int64(effectiveOomScoreAdj(of: index, in: apps[index].state))
         let totalPages = accountant.device.badnessTotal.value / page
-        return app.footprint / page &+ app.swap / page &+ app.pageTables / page &+ adj &* (totalPages / 1000)
+        let extras = extras(index)
+        return apps[index].footprint / page &+ extras.swap / page &+ extras.pageTables / page
+            &+ adj &* (totalPages / 1000)
     }
 
     /// `/proc/<pid>/oom_score` as `fs/proc/base.c` computes it since Linux 5.9:
@@ -110,15 +110,15 @@ extension PressureEngine {
     /// The name-preference score of app `index` as bytes (score × total / 1000), like an adj.
     @inline(__always)
     func preferenceBytes(of index: Int) -> Int64 {
-        guard !policy.preferences.isEmpty else { return 0 }
+        guard hasPreferences else { return 0 }
         return Int64(apps[index].preference) &* accountant.device.badnessTotal.value / 1000
     }
 
     /// The band of app `index` in its current state, or ``BandTable/none``.
     @inline(__always)
     func currentBand(of index: Int) -> UInt8 {
-        let app = apps[index]
-        return app.state.isResident ? app.bands[app.state] : BandTable.none
+        let state = apps[index].state
+        return state.isResident ? apps[index].bands[state] : BandTable.none
     }
 
     /// Puts app `index` into the kill queue under its current key, moves it, or takes it out,
@@ -155,11 +155,27 @@ extension PressureEngine {
     func footprintChanged(_ index: Int) {
         guard let handle = apps[index].killHandle else { return }
         let band = apps[index].bands[apps[index].state]
-        switch policy.bands[Int(band)].order {
-        case .largestFirst, .badness, .oomScore:
+        if bandInfo[Int(band)].dependsOnFootprint {
             killQueue.update(handle, to: killKey(of: index, band: band))
-        case .leastRecentlyUsed, .firstInFirstOut:
-            break
+        }
+    }
+}
+
+/// What the kill queue reads of a band on every key computation, without copying the band.
+struct BandInfo {
+    /// The order inside the band.
+    var order: BandOrder
+    /// Whether the band is divided into oom_score_adj slots.
+    var isSlotted: Bool
+    /// Whether the key moves when the footprint does.
+    var dependsOnFootprint: Bool
+
+    init(_ band: Band) {
+        order = band.order
+        isSlotted = band.slotsByOomScoreAdj
+        switch band.order {
+        case .largestFirst, .badness, .oomScore: dependsOnFootprint = true
+        case .leastRecentlyUsed, .firstInFirstOut: dependsOnFootprint = false
         }
     }
 }

@@ -67,19 +67,20 @@ extension PressureEngine {
             try showView(view, of: try executingApp(app), bytes: bytes)
         case .hideView(let app, let view):
             let index = try executingApp(app)
-            guard let position = apps[index].views.firstIndex(where: { $0.name == view }) else {
+            guard let position = extras(index).views.firstIndex(where: { $0.name == view }) else {
                 throw .unknownView(app, view: view)
             }
-            let record = apps[index].views[position]
+            let record = extras(index).views[position]
             if record.isLoaded && record.isOnscreen {
-                apps[index].views[position].isOnscreen = false
+                withExtras(index) { $0.views[position].isOnscreen = false }
                 apps[index].onscreenView -= record.bytes
                 apps[index].viewCaches += record.bytes
             }
         case .beginBackgroundTask(let app, let seconds):
             let index = try executingApp(app)
             guard seconds >= 0 else { throw .negativeSize("background task seconds") }
-            scheduleTask(index, expiry: Swift.max(apps[index].taskExpiry, now + seconds))
+            let current = extras(index).taskHandle.map { -taskQueue.priority(of: $0) } ?? -.infinity
+            scheduleTask(index, expiry: Swift.max(current, now + seconds))
         case .userKill(let app):
             let index = try self.index(of: app)
             switch apps[index].state {
@@ -154,23 +155,26 @@ extension PressureEngine {
     func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int?, priority: Int?) {
         apps[index].backgroundModes = backgroundModes
         apps[index].oomScoreAdj = oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
-        apps[index].priority = priority.map { Int32(clamping: $0) }
+        apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
         apps[index].preference = Int16(clamping: matcher.preferenceScore(for: apps[index].id))
         apps[index].bands = matcher.bandTable { self.subject(of: index, in: $0) }
         let limit = matcher.limit(for: subject(of: index, in: .active))
-        apps[index].limitActive = limit?.active?.value ?? 0
-        apps[index].limitInactive = limit?.inactive?.value ?? 0
-        apps[index].limitIsFatal = limit?.fatal ?? false
-        apps[index].isOverLimit = false
+        withExtras(index) { extras in
+            extras.limitActive = limit?.active?.value ?? 0
+            extras.limitInactive = limit?.inactive?.value ?? 0
+            extras.limitIsFatal = limit?.fatal ?? false
+        }
+        apps[index].flags.remove(.isOverLimit)
+        if limit != nil { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
         configure(index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
-        apps[index].exitsOnSuspend = launch.exitsOnSuspend
-        apps[index].ignoresWarnings = launch.ignoresWarnings
-        apps[index].views = launch.views.enumerated().map { position, view in
+        if launch.exitsOnSuspend { apps[index].flags.insert(.exitsOnSuspend) } else { apps[index].flags.remove(.exitsOnSuspend) }
+        if launch.ignoresWarnings { apps[index].flags.insert(.ignoresWarnings) } else { apps[index].flags.remove(.ignoresWarnings) }
+        withExtras(index) { $0.views = launch.views.enumerated().map { position, view in
             ViewRecord(name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: position == 0)
-        }
+        } }
         let onscreen = launch.views.first?.bytes.value ?? 0
         let offscreen = launch.views.dropFirst().reduce(0) { $0 + $1.bytes.value }
         apps[index].onscreenView = onscreen
@@ -192,10 +196,10 @@ extension PressureEngine {
         foregroundIgnored = 0
         apps[index].lastFrontmost = now
         setState(index, .inactive)
-        for pending in apps[index].pendingNotifications {
+        for pending in extras(index).pendingNotifications {
             log(.notification(app: apps[index].id, name: pending.name, count: pending.count))
         }
-        apps[index].pendingNotifications = []
+        withExtras(index) { $0.pendingNotifications = [] }
         becomeActive(index)
     }
 
@@ -217,7 +221,7 @@ extension PressureEngine {
         foreground = nil
         foregroundIgnored = 0
         apps[index].lastFrontmost = now
-        if apps[index].exitsOnSuspend {
+        if apps[index].flags.contains(.exitsOnSuspend) {
             callback(index, .willTerminate)
             terminate(index)
             return
@@ -230,7 +234,7 @@ extension PressureEngine {
     /// Suspends a background app that has no background mode and no running task.
     private func suspendIfIdle(_ index: Int) {
         guard apps[index].state == .background, apps[index].backgroundModes.isEmpty,
-            apps[index].taskHandle == nil
+            extras(index).taskHandle == nil
         else { return }
         setState(index, .suspended)
     }
@@ -274,14 +278,13 @@ extension PressureEngine {
         apps[index].viewCaches = 0
         apps[index].onscreenView = 0
         apps[index].purgeable = 0
-        apps[index].views = []
-        apps[index].pendingNotifications = []
-        if let handle = apps[index].taskHandle {
-            taskQueue.remove(handle)
-            apps[index].taskHandle = nil
+        if let handle = extras(index).taskHandle { taskQueue.remove(handle) }
+        withExtras(index) { extras in
+            extras.views = []
+            extras.pendingNotifications = []
+            extras.taskHandle = nil
         }
-        apps[index].taskExpiry = -.infinity
-        apps[index].isOverLimit = false
+        apps[index].flags.remove(.isOverLimit)
         if foreground == index {
             foreground = nil
             foregroundIgnored = 0
@@ -293,38 +296,42 @@ extension PressureEngine {
     @inline(__always)
     func charge(_ index: Int, _ delta: Int64) {
         accountant.charge(delta)
-        if apps[index].currentLimit != 0 { checkLimit(index) }
+        if apps[index].flags.contains(.hasLimit) { checkLimit(index) }
         footprintChanged(index)
     }
 
     /// Compares app `index` with the memory limit of its state: over a limit it moves to the
     /// front of the kill order, and over a fatal one it is also queued to be killed at once.
     func checkLimit(_ index: Int) {
-        let limit = apps[index].currentLimit
+        let limit = currentLimit(of: index)
         let isOver = apps[index].state.isResident && limit != 0 && apps[index].footprint > limit
-        if isOver && apps[index].limitIsFatal && !limitViolators.contains(index) { limitViolators.append(index) }
-        if isOver != apps[index].isOverLimit {
-            apps[index].isOverLimit = isOver
+        if isOver && extras(index).limitIsFatal && !limitViolators.contains(index) { limitViolators.append(index) }
+        if isOver != apps[index].flags.contains(.isOverLimit) {
+            if isOver { apps[index].flags.insert(.isOverLimit) } else { apps[index].flags.remove(.isOverLimit) }
             syncKillQueue(index)
         }
     }
 
     private func showView(_ view: String, of index: Int, bytes: Bytes?) throws(EngineError) {
-        var position = apps[index].views.firstIndex(where: { $0.name == view })
+        var views = extras(index).views
+        var position = views.firstIndex(where: { $0.name == view })
         if position == nil {
             guard let bytes, bytes.value >= 0 else { throw .unknownView(apps[index].id, view: view) }
-            apps[index].views.append(ViewRecord(name: view, bytes: bytes.value, isLoaded: false, isOnscreen: false))
-            position = apps[index].views.count - 1
+            views.append(ViewRecord(name: view, bytes: bytes.value, isLoaded: false, isOnscreen: false))
+            position = views.count - 1
         }
         let target = position!
-        if let current = apps[index].views.firstIndex(where: { $0.isOnscreen }), current != target {
-            apps[index].views[current].isOnscreen = false
-            if apps[index].views[current].isLoaded {
-                apps[index].onscreenView -= apps[index].views[current].bytes
-                apps[index].viewCaches += apps[index].views[current].bytes
+        if let current = views.firstIndex(where: { $0.isOnscreen }), current != target {
+            views[current].isOnscreen = false
+            if views[current].isLoaded {
+                apps[index].onscreenView -= views[current].bytes
+                apps[index].viewCaches += views[current].bytes
             }
         }
-        let record = apps[index].views[target]
+        let record = views[target]
+        views[target].isLoaded = true
+        views[target].isOnscreen = true
+        withExtras(index) { $0.views = views }
         if record.isLoaded {
             if !record.isOnscreen {
                 apps[index].viewCaches -= record.bytes
@@ -336,22 +343,21 @@ extension PressureEngine {
             log(.viewCallback(app: apps[index].id, view: view, name: .viewDidLoad))
             viewDelegates[ViewKey(app: Int32(index), view: view)]?.viewDidLoad(view, of: apps[index].id)
         }
-        apps[index].views[target].isLoaded = true
-        apps[index].views[target].isOnscreen = true
     }
 
     private func enqueueNotification(_ name: String, for index: Int) {
-        if let position = apps[index].pendingNotifications.firstIndex(where: { $0.name == name }) {
-            apps[index].pendingNotifications[position].count += 1
-        } else {
-            apps[index].pendingNotifications.append((name, 1))
+        withExtras(index) { extras in
+            if let position = extras.pendingNotifications.firstIndex(where: { $0.name == name }) {
+                extras.pendingNotifications[position].count += 1
+            } else {
+                extras.pendingNotifications.append((name, 1))
+            }
         }
     }
 
     /// Starts or extends the background task of app `index`.
     private func scheduleTask(_ index: Int, expiry: Double) {
-        apps[index].taskExpiry = expiry
-        if let handle = apps[index].taskHandle {
+        if let handle = extras(index).taskHandle {
             taskQueue.update(handle, to: -expiry)
         } else {
             let handle = taskQueue.insert(-expiry)
@@ -359,7 +365,7 @@ extension PressureEngine {
                 appByTaskSlot.append(contentsOf: repeatElement(-1, count: handle.index + 1 - appByTaskSlot.count))
             }
             appByTaskSlot[handle.index] = Int32(index)
-            apps[index].taskHandle = handle
+            withExtras(index) { $0.taskHandle = handle }
         }
     }
 
@@ -369,8 +375,7 @@ extension PressureEngine {
         while let next = taskQueue.max, -next.priority <= time {
             taskQueue.remove(next.handle)
             let index = Int(appByTaskSlot[next.handle.index])
-            apps[index].taskHandle = nil
-            apps[index].taskExpiry = -.infinity
+            withExtras(index) { $0.taskHandle = nil }
             now = Swift.max(now, -next.priority)
             suspendIfIdle(index)
         }

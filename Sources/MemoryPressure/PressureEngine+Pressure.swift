@@ -66,7 +66,7 @@ extension PressureEngine {
         let id = apps[index].id
         log(.callback(app: id, name: .didReceiveMemoryWarning, level: level))
         var extra: Int64 = 0
-        var complies = !apps[index].ignoresWarnings
+        var complies = !apps[index].flags.contains(.ignoresWarnings)
         if let delegate = delegates[Int32(index)] {
             switch delegate.applicationDidReceiveMemoryWarning(id, level: level) {
             case .comply: complies = true
@@ -83,7 +83,7 @@ extension PressureEngine {
         if complies && actions.contains(.offscreenViews) {
             viewsFreed = releaseOffscreenViews(index, callbacks: true, level: level)
         } else {
-            for view in apps[index].views {
+            for view in extras(index).views {
                 log(.viewCallback(app: id, view: view.name, name: .didReceiveMemoryWarning))
             }
         }
@@ -108,8 +108,10 @@ extension PressureEngine {
     private func releaseOffscreenViews(_ index: Int, callbacks: Bool, level: Int) -> Int64 {
         let id = apps[index].id
         var freed: Int64 = 0
-        for position in apps[index].views.indices {
-            let view = apps[index].views[position]
+        var views = extras(index).views
+        defer { withExtras(index) { $0.views = views } }
+        for position in views.indices {
+            let view = views[position]
             var release = view.isLoaded && !view.isOnscreen
             if callbacks {
                 log(.viewCallback(app: id, view: view.name, name: .didReceiveMemoryWarning))
@@ -120,7 +122,7 @@ extension PressureEngine {
                 }
             }
             guard release else { continue }
-            apps[index].views[position].isLoaded = false
+            views[position].isLoaded = false
             apps[index].viewCaches -= view.bytes
             freed += view.bytes
             if callbacks {
@@ -161,7 +163,7 @@ extension PressureEngine {
         guard !limitViolators.isEmpty else { return }
         let violators = limitViolators
         limitViolators = []
-        for index in violators where apps[index].isOverLimit && apps[index].killHandle != nil {
+        for index in violators where apps[index].flags.contains(.isOverLimit) && apps[index].killHandle != nil {
             kill(index)
         }
     }

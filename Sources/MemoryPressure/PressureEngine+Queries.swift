@@ -67,7 +67,7 @@ extension PressureEngine {
         return AppStatus(
             id: app.id, state: app.state, footprint: Bytes(app.footprint), viewCaches: Bytes(app.viewCaches),
             purgeable: Bytes(app.purgeable), backgroundModes: app.backgroundModes, lastFrontmost: app.lastFrontmost,
-            views: app.views.map { ($0.name, Bytes($0.bytes), $0.isLoaded, $0.isOnscreen) })
+            views: extras(index).views.map { ($0.name, Bytes($0.bytes), $0.isLoaded, $0.isOnscreen) })
     }
 
     /// A description of the first broken accounting invariant, or `nil`: the accountant's total
@@ -87,8 +87,9 @@ extension PressureEngine {
                 foregroundCount += 1
                 if foreground != index { return "\(app.id) is \(app.state.rawValue) but not the foreground app" }
             }
-            let loadedOffscreen = app.views.filter { $0.isLoaded && !$0.isOnscreen }.reduce(0) { $0 + $1.bytes }
-            let onscreen = app.views.filter { $0.isLoaded && $0.isOnscreen }.reduce(0) { $0 + $1.bytes }
+            let views = extras(index).views
+            let loadedOffscreen = views.filter { $0.isLoaded && !$0.isOnscreen }.reduce(0) { $0 + $1.bytes }
+            let onscreen = views.filter { $0.isLoaded && $0.isOnscreen }.reduce(0) { $0 + $1.bytes }
             if loadedOffscreen != app.viewCaches || onscreen != app.onscreenView {
                 return "\(app.id): view bytes do not match its views"
             }
@@ -111,6 +112,7 @@ extension PressureEngine {
             return "accountant total \(accountant.totalFootprint.value) != sum of footprints \(sum)"
         }
         if foregroundCount > 1 { return "\(foregroundCount) apps are in the foreground" }
+        if let empty = extras.first(where: { $0.value.isEmpty }) { return "app \(empty.key) keeps an empty extras entry" }
         return killQueue._invariantViolation()
     }
 }

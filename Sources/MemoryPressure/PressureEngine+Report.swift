@@ -82,10 +82,10 @@ extension PressureEngine {
     func reason(forKilling index: Int) -> String {
         let app = apps[index]
         let band = policy.bands[Int(app.bands[app.state])]
-        if app.isOverLimit {
+        if app.flags.contains(.isOverLimit) {
             let which = app.state.isForeground ? "active" : "inactive"
-            let kind = app.limitIsFatal ? "fatal" : "soft"
-            return "over its \(which) memory limit of \(Bytes(app.currentLimit).formatted) (\(kind))"
+            let kind = extras(index).limitIsFatal ? "fatal" : "soft"
+            return "over its \(which) memory limit of \(Bytes(currentLimit(of: index)).formatted) (\(kind))"
         }
         var reason = band.reason
         switch band.order {
@@ -112,7 +112,7 @@ extension PressureEngine {
     /// The attributes of app `index` in `state` that policies match on.
     func subject(of index: Int, in state: AppState) -> PolicyMatcher.Subject {
         let app = apps[index]
-        let priority = app.priority.map(Int.init) ?? policy.priorityByState[state]
+        let priority = app.explicitPriority ?? policy.priorityByState[state]
         return PolicyMatcher.Subject(
             id: app.id, backgroundModes: app.backgroundModes,
             oomScoreAdj: effectiveOomScoreAdj(of: index, in: state), priority: priority)

@@ -65,14 +65,8 @@ extension PressureEngine {
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
         apps[index].viewCaches = app.viewCaches.value
         apps[index].purgeable = app.purgeable.value
-        apps[index].swap = app.swap.value
-        apps[index].pageTables = app.pageTables.value
         apps[index].lastFrontmost = now - app.lastActive
-        if app.viewCaches.value > 0 {
-            apps[index].views = [
-                ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)
-            ]
-        }
+        setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index }
         accountant.charge(apps[index].footprint)
         apps[index].state = app.state
@@ -99,7 +93,7 @@ extension PressureEngine {
         else { throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable) }
         if app.state.isForeground, let current = foreground, current != index { throw .alreadyForeground(apps[current].id) }
         let adj = app.oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
-        if adj != apps[index].oomScoreAdj || app.priority.map({ Int32(clamping: $0) }) != apps[index].priority
+        if adj != apps[index].oomScoreAdj || app.priority != apps[index].explicitPriority
             || app.backgroundModes != apps[index].backgroundModes
         {
             configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
@@ -107,13 +101,10 @@ extension PressureEngine {
         let old = apps[index].footprint
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
         apps[index].viewCaches = app.viewCaches.value
-        apps[index].views = app.viewCaches.value > 0
-            ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)] : []
         apps[index].onscreenView = 0
         apps[index].purgeable = app.purgeable.value
-        apps[index].swap = app.swap.value
-        apps[index].pageTables = app.pageTables.value
         apps[index].lastFrontmost = now - app.lastActive
+        setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index } else if foreground == index { foreground = nil }
         accountant.charge(apps[index].footprint - old)
         if apps[index].state != app.state { setState(index, app.state) }
@@ -143,5 +134,20 @@ extension PressureEngine {
     /// - Throws: ``EngineError/timeWentBackwards(now:given:)``.
     public func refreshPressure(at time: Double) throws(EngineError) {
         try apply(.tick, at: time)
+    }
+}
+
+extension PressureEngine {
+    /// Stores what a snapshot says of app `index` beyond its hot record: swap, page tables, and
+    /// its view caches as one offscreen view named `offscreenViews`.
+    fileprivate func setSnapshotExtras(_ index: Int, _ app: ResidentApp) {
+        withExtras(index) { extras in
+            extras.swap = app.swap.value
+            extras.pageTables = app.pageTables.value
+            extras.views =
+                app.viewCaches.value > 0
+                ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)]
+                : []
+        }
     }
 }

@@ -8,6 +8,10 @@ import Logging
 /// The engine is deterministic: it takes time from its caller (every action carries a time) and
 /// has no randomness, so the same actions always give the same log.
 ///
+/// Its stored state is not checked for exclusive access at run time (`@exclusivity(unchecked)`):
+/// the engine is a single-threaded object and its hot paths touch that state on every footprint
+/// change. Use one engine from one thread (or task) at a time.
+///
 ///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
 ///     try engine.apply(.launch(AppLaunch(id: "com.example.mail", footprint: .mebibytes(40))), at: 0)
 ///     try engine.apply(.home, at: 5)
@@ -19,35 +23,53 @@ public final class PressureEngine {
     /// The policy the engine follows.
     public let policy: Policy
     /// The memory books: device, total footprint, free memory.
+    @exclusivity(unchecked)
     public internal(set) var accountant: ResourceAccountant
     /// The current pressure level.
+    @exclusivity(unchecked)
     public internal(set) var level: PressureLevel = .normal
     /// The time of the last action, in seconds.
+    @exclusivity(unchecked)
     public internal(set) var now: Double = 0
 
-    /// Every app ever launched or added, by index.
+    /// Every app ever launched or added, by index (the hot part of each record).
+    @exclusivity(unchecked)
     var apps: [AppRecord] = []
+    /// The cold part of the records, for the apps that have any (see ``AppExtras``).
+    @exclusivity(unchecked)
+    var extras: [Int32: AppExtras] = [:]
     /// The index of each app.
+    @exclusivity(unchecked)
     var indexByID: [AppID: Int32] = [:]
     /// The foreground (active or inactive) app.
+    @exclusivity(unchecked)
     var foreground: Int? = nil
     /// Whether the foreground app ignored the level-1 (bit 0) and level-2 (bit 1) warning since
     /// it came to the foreground or pressure last returned to normal.
+    @exclusivity(unchecked)
     var foregroundIgnored: UInt8 = 0
+    @exclusivity(unchecked)
     var isLocked = false
+    @exclusivity(unchecked)
     var isInterrupted = false
 
     /// Killable apps, keyed by band, order value and tie-breaker (see `PressureEngine+KillQueue`).
+    @exclusivity(unchecked)
     var killQueue = IndexedHeap<UInt64>()
     /// The app of each kill-queue handle index.
+    @exclusivity(unchecked)
     var appByKillSlot: [Int32] = []
     /// Apps with a background task, keyed by the negated expiry time (the earliest is the max).
+    @exclusivity(unchecked)
     var taskQueue = IndexedHeap<Double>()
     /// The app of each task-queue handle index.
+    @exclusivity(unchecked)
     var appByTaskSlot: [Int32] = []
     /// The sequence number given to the next app that enters a band.
+    @exclusivity(unchecked)
     var bandSequence: UInt64 = 0
     /// Apps that crossed a fatal memory limit during the current action, killed before pressure is evaluated.
+    @exclusivity(unchecked)
     var limitViolators: [Int] = []
 
     /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused).
@@ -58,7 +80,12 @@ public final class PressureEngine {
     let valueShift: Int64
     /// The policy's bands and protections with their patterns compiled.
     let matcher: PolicyMatcher
+    /// What key computations read of each band.
+    let bandInfo: [BandInfo]
+    /// Whether the policy has name preferences.
+    let hasPreferences: Bool
 
+    @exclusivity(unchecked)
     var events: [Event] = []
     var delegates: [Int32: any ApplicationDelegate] = [:]
     var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
@@ -90,6 +117,8 @@ public final class PressureEngine {
         while (max(usable.value, 1) &* 2) >> shift >= (1 << Self.valueBits) { shift += 1 }
         valueShift = shift
         matcher = try PolicyMatcher(policy: policy)
+        bandInfo = policy.bands.map(BandInfo.init)
+        hasPreferences = !policy.preferences.isEmpty
     }
 
     /// Free memory: physical − reserve − Σ footprints.
