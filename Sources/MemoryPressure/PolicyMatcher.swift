@@ -12,6 +12,9 @@ struct PolicyMatcher {
     let policy: Policy
     /// Compiled patterns, by pattern text.
     private let patterns: [String: Regex<AnyRegexOutput>]
+    /// Whether any band, protection or limit matches on names (then an app's classification
+    /// depends on its id, and cannot be shared between apps).
+    let matchesNames: Bool
 
     init(policy: Policy) throws(EngineError) {
         self.policy = policy
@@ -29,6 +32,9 @@ struct PolicyMatcher {
             }
         }
         patterns = compiled
+        let conditions = policy.bands.flatMap(\.matches) + policy.protections.flatMap(\.matches)
+            + policy.limits.flatMap(\.matches)
+        matchesNames = conditions.contains { $0.names != nil }
     }
 
     /// Whether `pattern` matches anywhere in `id`, or in its name part when the id is a live

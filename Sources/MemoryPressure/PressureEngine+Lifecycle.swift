@@ -156,9 +156,9 @@ extension PressureEngine {
         apps[index].backgroundModes = backgroundModes
         apps[index].oomScoreAdj = oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
-        apps[index].preference = Int16(clamping: matcher.preferenceScore(for: apps[index].id))
-        apps[index].bands = matcher.bandTable { self.subject(of: index, in: $0) }
-        let limit = matcher.limit(for: subject(of: index, in: .active))
+        apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[index].id)) : 0
+        let (bands, limit) = classification(of: index)
+        apps[index].bands = bands
         withExtras(index) { extras in
             extras.limitActive = limit?.active?.value ?? 0
             extras.limitInactive = limit?.inactive?.value ?? 0
@@ -379,5 +379,42 @@ extension PressureEngine {
             now = Swift.max(now, -next.priority)
             suspendIfIdle(index)
         }
+    }
+}
+
+extension PressureEngine {
+    /// What classifies an app when the policy does not match on names.
+    struct ClassificationKey: Hashable {
+        var backgroundModes: UInt8
+        var oomScoreAdj: Int16
+        var priority: Int32
+    }
+
+    /// The bands of app `index` in every state and the limit that applies to it. Apps that only
+    /// differ by id share one classification when the policy never matches names, so a snapshot
+    /// of thousands of apps is classified in a handful of policy walks.
+    func classification(of index: Int) -> (BandTable, AppLimit?) {
+        let classify = { () -> (BandTable, AppLimit?) in
+            (self.matcher.bandTable { self.subject(of: index, in: $0) },
+             self.matcher.limit(for: self.subject(of: index, in: .active)))
+        }
+        guard !matcher.matchesNames else { return classify() }
+        let key = ClassificationKey(
+            backgroundModes: apps[index].backgroundModes.rawValue, oomScoreAdj: apps[index].oomScoreAdj,
+            priority: apps[index].priority)
+        if let known = classifications[key] { return known }
+        let computed = classify()
+        classifications[key] = computed
+        return computed
+    }
+
+    /// Reserves room for `count` apps, so adding that many does not reallocate.
+    ///
+    /// - Complexity: O(count)
+    public func reserveCapacity(apps count: Int) {
+        apps.reserveCapacity(count)
+        indexByID.reserveCapacity(count)
+        killQueue.reserveCapacity(count)
+        appByKillSlot.reserveCapacity(count)
     }
 }

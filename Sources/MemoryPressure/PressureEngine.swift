@@ -82,6 +82,8 @@ public final class PressureEngine {
     let matcher: PolicyMatcher
     /// What key computations read of each band.
     let bandInfo: [BandInfo]
+    /// Classifications already computed, when the policy does not match names.
+    var classifications: [ClassificationKey: (BandTable, AppLimit?)] = [:]
     /// Whether the policy has name preferences.
     let hasPreferences: Bool
 

@@ -94,6 +94,7 @@ extension PressureEngine {
     /// - Complexity: O(n log n)
     public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
         try self.init(device: snapshot.device, policy: policy)
+        reserveCapacity(apps: snapshot.apps.count)
         accountant.setUnattributed(snapshot.unattributed)
         for app in snapshot.apps {
             try add(app)

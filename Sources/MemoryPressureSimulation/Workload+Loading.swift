@@ -30,6 +30,7 @@ extension Workload {
     ///       growthPerMinute: 2MiB
     ///       backgroundTaskShare: 10%
     ///       backgroundTaskSeconds: 600
+    ///       homeShare: 20%             # sessions that end with Home and an idle pause
     ///
     /// - Throws: ``InputError`` naming the file, line, column and key path of the first problem.
     public init(yaml text: String, file: String) throws(InputError) {
@@ -102,6 +103,7 @@ extension Workload {
         if let value = try usage.optionalSize("growthPerMinute") { workload.growthPerMinute = value }
         if let value = try share(usage, "backgroundTaskShare") { workload.backgroundTaskShare = value }
         if let value = try positive("backgroundTaskSeconds") { workload.backgroundTaskSeconds = value }
+        if let value = try share(usage, "homeShare") { workload.homeShare = value }
         try usage.finish()
     }
 

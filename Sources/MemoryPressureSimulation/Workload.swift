@@ -46,6 +46,9 @@ public struct Workload: Sendable, Hashable {
     public var backgroundTaskSeconds: Double
     /// Apps launched (and sent home) at the start, so the run begins with a full device (servers).
     public var preload: Int
+    /// Share of sessions that end with Home and an idle pause (about 5 minutes on average)
+    /// rather than a switch to the next app.
+    public var homeShare: Double
 
     /// A workload; see each property. ``phone`` has the defaults.
     public init(
@@ -53,7 +56,7 @@ public struct Workload: Sendable, Hashable {
         exitsOnSuspendShare: Double, ignoresWarningsShare: Double, viewCount: ClosedRange<Int>, viewBytes: LogNormal,
         purgeable: LogNormal, hours: Double, popularity: Double, switchesPerHour: Double, interruptionsPerHour: Double,
         locksPerHour: Double, lockSeconds: LogNormal, viewSwitchesPerMinute: Double, growthPerMinute: Bytes,
-        backgroundTaskShare: Double, backgroundTaskSeconds: Double, preload: Int
+        backgroundTaskShare: Double, backgroundTaskSeconds: Double, preload: Int, homeShare: Double
     ) {
         self.name = name
         self.device = device
@@ -76,6 +79,7 @@ public struct Workload: Sendable, Hashable {
         self.backgroundTaskShare = backgroundTaskShare
         self.backgroundTaskSeconds = backgroundTaskSeconds
         self.preload = preload
+        self.homeShare = homeShare
     }
 
     /// The built-in default: a day of a 512 MiB phone (96 MiB reserved) with 5,000 installed apps.
@@ -90,7 +94,8 @@ public struct Workload: Sendable, Hashable {
         purgeable: LogNormal(median: 2 * 1_048_576, p99: 16 * 1_048_576),
         hours: 24, popularity: 1.1, switchesPerHour: 30, interruptionsPerHour: 1, locksPerHour: 3,
         lockSeconds: LogNormal(median: 600, p99: 7_200), viewSwitchesPerMinute: 2,
-        growthPerMinute: .mebibytes(2), backgroundTaskShare: 0.1, backgroundTaskSeconds: 600, preload: 0)
+        growthPerMinute: .mebibytes(2), backgroundTaskShare: 0.1, backgroundTaskSeconds: 600, preload: 0,
+        homeShare: 0.2)
 
     /// A server hosting 10,000 resident tenants on 64 GiB: every tenant is loaded at the start and
     /// requests bring tenants to the front thousands of times an hour.
@@ -102,5 +107,6 @@ public struct Workload: Sendable, Hashable {
         purgeable: LogNormal(median: 1_048_576, p99: 16 * 1_048_576),
         hours: 24, popularity: 0.9, switchesPerHour: 3_600, interruptionsPerHour: 0, locksPerHour: 0,
         lockSeconds: LogNormal(median: 1, p99: 1), viewSwitchesPerMinute: 0,
-        growthPerMinute: .mebibytes(8), backgroundTaskShare: 0.2, backgroundTaskSeconds: 30, preload: 10_000)
+        growthPerMinute: .mebibytes(8), backgroundTaskShare: 0.2, backgroundTaskSeconds: 30, preload: 10_000,
+        homeShare: 0)
 }

@@ -121,14 +121,18 @@ public struct WorkloadGenerator {
                     add(.unlock)
                 }
             }
-            if !endedByAnswer { time += remaining }
-            if grown > 0 {
-                add(.free(app: app.id, bytes: Bytes(grown / 2), purgeable: false))
+            if !endedByAnswer {
+                // Before it leaves the foreground, the app gives back half of what it grew and may
+                // start a background task. (An answered call takes it away before it can.)
+                time += remaining
+                if grown > 0 {
+                    add(.free(app: app.id, bytes: Bytes(grown / 2), purgeable: false))
+                }
+                if Double.random(in: 0..<1, using: &random) < workload.backgroundTaskShare {
+                    add(.beginBackgroundTask(app: app.id, seconds: workload.backgroundTaskSeconds))
+                }
             }
-            if Double.random(in: 0..<1, using: &random) < workload.backgroundTaskShare {
-                add(.beginBackgroundTask(app: app.id, seconds: workload.backgroundTaskSeconds))
-            }
-            if !endedByAnswer && Int.random(in: 0..<5, using: &random) == 0 {
+            if !endedByAnswer && Double.random(in: 0..<1, using: &random) < workload.homeShare {
                 add(.home)
                 current = nil
                 time += Exponential.sample(ratePerSecond: 1 / 300, using: &random)

@@ -184,7 +184,7 @@ struct SimulationTests {
         #expect(workload.backgroundTaskShare == 0.5)
         #expect(workload.hours == 2)
         #expect(workload.locksPerHour == Workload.phone.locksPerHour)
-        #expect(throws: InputError(file: "bad.yaml", line: 2, column: 3, path: "usage", message: "unknown key \"hourz\"; expected hours, popularity, switchesPerHour, interruptionsPerHour, locksPerHour, lockSeconds, viewSwitchesPerMinute, growthPerMinute, backgroundTaskShare, backgroundTaskSeconds")) {
+        #expect(throws: InputError(file: "bad.yaml", line: 2, column: 3, path: "usage", message: "unknown key \"hourz\"; expected hours, popularity, switchesPerHour, interruptionsPerHour, locksPerHour, lockSeconds, viewSwitchesPerMinute, growthPerMinute, backgroundTaskShare, backgroundTaskSeconds, homeShare")) {
             try Workload(yaml: "usage:\n  hourz: 3\n", file: "bad.yaml")
         }
         #expect(throws: InputError(file: "bad.yaml", line: 1, column: 25, path: "apps.exitsOnSuspend", message: "expected a share such as 2% or 0.02, found the string \"many\"")) {

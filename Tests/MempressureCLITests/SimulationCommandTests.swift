@@ -29,22 +29,42 @@ struct SimulationCommandTests {
     func simulateOutputsAgreeWithReplay() throws {
         let trace = Self.temporaryPath("trace.jsonl")
         let events = Self.temporaryPath("events.jsonl")
+        let workload = Self.temporaryPath("roomy.yaml")
         defer {
-            try? FileManager.default.removeItem(atPath: trace)
-            try? FileManager.default.removeItem(atPath: events)
+            for path in [trace, events, workload] { try? FileManager.default.removeItem(atPath: path) }
         }
+        // A device with room for everything: no kill makes an action of the trace impossible, so
+        // replaying the trace must reproduce the simulation's log byte for byte.
+        try "device: { memory: 16GiB, reserved: 1GiB }\n".write(toFile: workload, atomically: true, encoding: .utf8)
         let result = try runMempressure([
-            "simulate", "--apps", "300", "--hours", "3", "--seed", "4", "--trace-out", trace, "--events-out", events,
+            "simulate", "--workload", workload, "--apps", "300", "--hours", "3", "--seed", "4", "--trace-out", trace,
+            "--events-out", events,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("cold relaunches"))
         #expect(result.standardOutput.contains("kills by reason:"))
         let log = try String(contentsOfFile: events, encoding: .utf8)
-        #expect(log.contains("\"type\":\"kill\""))
-        // The generated trace replays to the very same log (no action of this trace is refused).
+        #expect(log.contains("\"name\":\"willEnterForeground\""))
         let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
         #expect(replay.status == 0, "\(replay.standardError)")
         #expect(replay.standardOutput == log)
+    }
+
+    @Test("a generated trace under pressure replays with the policy's kills; impossible actions are reported")
+    func simulateTraceUnderPressure() throws {
+        let trace = Self.temporaryPath("pressure.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let result = try runMempressure(["simulate", "--apps", "300", "--hours", "6", "--seed", "4", "--trace-out", trace])
+        #expect(result.status == 0, "\(result.standardError)")
+        let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
+        // Either every action was possible under the policy's kills, or replay names the first
+        // one that was not (simulate skips such actions and counts them).
+        if replay.status == 0 {
+            #expect(replay.standardOutput.contains("\"type\":\"kill\""))
+        } else {
+            #expect(replay.status == 65)
+            #expect(replay.standardError.contains("pressure.jsonl:"))
+        }
     }
 
     @Test("simulate is deterministic: the same seed gives the same metrics, another seed others")
