@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "IndexedHeapModuleTests", dependencies: ["IndexedHeapModule", "TestSupport"]),
         .testTarget(name: "MemoryPressureTests", dependencies: ["MemoryPressure", "TestSupport"]),
         .testTarget(name: "MemoryPressureSimulationTests", dependencies: ["MemoryPressureSimulation", "TestSupport"]),
-        .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "TestSupport"]),
+        .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
             dependencies: ["MemoryPressureLinux", "TestSupport"],

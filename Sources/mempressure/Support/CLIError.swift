@@ -8,6 +8,9 @@ struct CLIError: Error, CustomStringConvertible {
         case malformedInput = 65
         /// 66: input not found or unreadable (`EX_NOINPUT`).
         case inputNotFound = 66
+        /// 71: the operating system or the allocator failed (`EX_OSERR`), as jemalloc in
+        /// `simulate --real-memory`.
+        case systemFailure = 71
         /// 74: output not writable (`EX_IOERR`).
         case outputNotWritable = 74
     }
@@ -20,6 +23,7 @@ struct CLIError: Error, CustomStringConvertible {
     static func malformed(_ message: String) -> CLIError { CLIError(kind: .malformedInput, message: message) }
     static func notFound(_ message: String) -> CLIError { CLIError(kind: .inputNotFound, message: message) }
     static func notWritable(_ message: String) -> CLIError { CLIError(kind: .outputNotWritable, message: message) }
+    static func systemFailure(_ message: String) -> CLIError { CLIError(kind: .systemFailure, message: message) }
 }
 
 /// Runs `body`; a ``CLIError`` (or any other error, as malformed input) is printed to stderr as
