@@ -12,12 +12,15 @@ public enum AppState: String, Sendable, CaseIterable, Codable {
     case suspended
 
     /// Whether the app is in memory (every state but ``notRunning``).
+    @inline(__always)
     public var isResident: Bool { self != .notRunning }
 
     /// Whether the app executes code and so can receive callbacks (active, inactive, background).
+    @inline(__always)
     public var isExecuting: Bool { self == .active || self == .inactive || self == .background }
 
     /// Whether the app is the frontmost one (active or inactive).
+    @inline(__always)
     public var isForeground: Bool { self == .active || self == .inactive }
 }
 

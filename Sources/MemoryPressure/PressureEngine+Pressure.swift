@@ -17,6 +17,14 @@ extension PressureEngine {
     /// kill level is reached and free memory is below its target, then lowers the level as far
     /// as free memory allows.
     func evaluatePressure() {
+        // The common case, on every footprint change: nothing to do at this level.
+        let free = accountant.free.value
+        if limitViolators.isEmpty && free >= riseBelow && free <= fallAbove
+            && !(level >= policy.kills.startLevel && free < killTarget)
+        {
+            return
+        }
+        defer { updateLevelBounds() }
         killLimitViolators()
         while true {
             let target = targetLevel(free: accountant.free.value, current: level)
@@ -37,6 +45,17 @@ extension PressureEngine {
             level = lowered
             if lowered == .normal { foregroundIgnored = 0 }
         }
+    }
+
+    /// Recomputes the free-memory bounds between which the current level holds: below
+    /// ``riseBelow`` a higher level is entered, above ``fallAbove`` the level is left.
+    func updateLevelBounds() {
+        var rise = Int64.min
+        for candidate in PressureLevel.allCases where candidate > level {
+            rise = Swift.max(rise, enterBelow[candidate.rawValue])
+        }
+        riseBelow = rise
+        fallAbove = level == .normal ? .max : clearAbove[level.rawValue]
     }
 
     /// Delivers the warning of `level` to the policy's audience, in a fixed order (the foreground

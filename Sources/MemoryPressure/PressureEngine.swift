@@ -72,6 +72,13 @@ public final class PressureEngine {
     @exclusivity(unchecked)
     var limitViolators: [Int] = []
 
+    /// Free memory below which a higher level than the current one is entered.
+    @exclusivity(unchecked)
+    var riseBelow: Int64 = .min
+    /// Free memory above which the current level is left (`.max` at normal).
+    @exclusivity(unchecked)
+    var fallAbove: Int64 = .max
+
     /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused).
     let enterBelow: [Int64]
     let clearAbove: [Int64]
@@ -121,6 +128,7 @@ public final class PressureEngine {
         matcher = try PolicyMatcher(policy: policy)
         bandInfo = policy.bands.map(BandInfo.init)
         hasPreferences = !policy.preferences.isEmpty
+        updateLevelBounds()
     }
 
     /// Free memory: physical − reserve − Σ footprints.
