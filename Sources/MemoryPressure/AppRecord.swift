@@ -12,32 +12,34 @@ struct ViewRecord: Sendable {
 /// flat record (96 bytes), so the hot paths touch two cache lines at most. Everything else about
 /// an app lives in ``AppExtras``, and only for apps that have it.
 struct AppRecord {
-    let id: AppID
+    // The fields a footprint change reads come first, so they share a cache line.
+
     /// Memory not releasable by purging.
     var base: Int64 = 0
+    /// Registered purgeable caches.
+    var purgeable: Int64 = 0
     /// Loaded views that are offscreen: released by a purge.
     var viewCaches: Int64 = 0
     /// The onscreen view's bytes.
     var onscreenView: Int64 = 0
-    /// Registered purgeable caches.
-    var purgeable: Int64 = 0
-    /// When the app was last frontmost (engine time, seconds).
-    var lastFrontmost: Double = 0
-    /// The order in which apps entered their current band (for first-in first-out bands).
-    var bandEntry: UInt64 = 0
     /// The app's element in the kill queue, when it is killable.
     var killHandle: IndexedHeapHandle? = nil
     /// Its band for each state, ``BandTable/none`` when unkillable.
     var bands = BandTable()
     var state: AppState = .notRunning
-    var backgroundModes: BackgroundModes = []
     var flags: AppFlags = []
-    /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.
-    var oomScoreAdj: Int16 = AppRecord.derived
+    var backgroundModes: BackgroundModes = []
     /// The sum of the policy's name preferences that match the app's id.
     var preference: Int16 = 0
+    /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.
+    var oomScoreAdj: Int16 = AppRecord.derived
     /// The app's explicit priority, or ``AppRecord/noPriority``.
     var priority: Int32 = AppRecord.noPriority
+    let id: AppID
+    /// When the app was last frontmost (engine time, seconds).
+    var lastFrontmost: Double = 0
+    /// The order in which apps entered their current band (for first-in first-out bands).
+    var bandEntry: UInt64 = 0
 
     /// Marks an oom_score_adj that the policy derives from the app's state.
     static let derived: Int16 = .min
