@@ -5,9 +5,9 @@ extension IndexedHeap {
     /// `MEMORYPRESSURE_INTERNAL_CHECKS=1`). Benchmarks refuse to report figures when this is true.
     public static var _isInternalChecksEnabled: Bool {
         #if MEMORYPRESSURE_INTERNAL_CHECKS
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 
@@ -15,9 +15,9 @@ extension IndexedHeap {
     @inlinable @inline(__always)
     internal func _checkInvariants() {
         #if MEMORYPRESSURE_INTERNAL_CHECKS
-        if let violation = _invariantViolation() {
-            preconditionFailure("IndexedHeap invariant violated: \(violation)")
-        }
+            if let violation = _invariantViolation() {
+                preconditionFailure("IndexedHeap invariant violated: \(violation)")
+            }
         #endif
     }
 

@@ -98,7 +98,8 @@ public struct IndexedHeap<Priority: Comparable> {
         precondition(_nodes.count < Int(_Slot.free), "IndexedHeap holds at most 2^32 - 1 elements")
         _slots = ContiguousArray(unsafeUninitializedCapacity: _nodes.count) { buffer, initialized in
             for index in 0..<buffer.count {
-                buffer.initializeElement(at: index, to: _Slot(position: UInt32(truncatingIfNeeded: index), generation: 0))
+                buffer.initializeElement(
+                    at: index, to: _Slot(position: UInt32(truncatingIfNeeded: index), generation: 0))
             }
             initialized = buffer.count
         }

@@ -44,7 +44,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noForegroundApp(let action): "\(action) needs a foreground app, and there is none"
         case .noInterruption: "interruptEnd without a pending interruption"
         case .deviceLocked(let action): "cannot \(action) while the device is locked"
-        case .cannotKillForeground(let app): "the user cannot kill \(app) from the app switcher: it is in the foreground"
+        case .cannotKillForeground(let app):
+            "the user cannot kill \(app) from the app switcher: it is in the foreground"
         case .unknownView(let app, let view): "\(app) has no view \"\(view)\" (give \"bytes\" to create it)"
         case .freesMoreThanHeld(let app, let requested, let held):
             "\(app) frees \(requested.value) bytes but holds only \(held.value)"

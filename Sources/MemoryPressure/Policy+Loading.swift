@@ -59,13 +59,17 @@ final class PolicyLoader {
     }
 
     func load(_ root: ConfigNode) -> Policy? {
-        guard let document = attempt({ () throws(InputError) in try ConfigObject(root, file: file) }) else { return nil }
+        guard let document = attempt({ () throws(InputError) in try ConfigObject(root, file: file) }) else {
+            return nil
+        }
         let name = attempt { () throws(InputError) in try document.string("name") }
         let summary = attempt { () throws(InputError) in try document.optionalString("summary") ?? "" }
         let thresholds = attempt { () throws(InputError) in try self.thresholds(try document.object("thresholds")) }
         let warnings = attempt { () throws(InputError) in try self.warnings(try document.optionalObject("warn")) }
         let purges = attempt { () throws(InputError) in try self.purges(try document.optionalObject("purge")) }
-        let kills = attempt { () throws(InputError) in try self.kills(try document.object("kill"), thresholds: thresholds) }
+        let kills = attempt { () throws(InputError) in
+            try self.kills(try document.object("kill"), thresholds: thresholds)
+        }
         let adjByState = attempt { () throws(InputError) in
             try self.byState(try document.optionalObject("oomScoreAdjByState"), range: -1000...1000)
         }
@@ -91,7 +95,8 @@ final class PolicyLoader {
             guard active != nil || inactive != nil else {
                 throw object.error("expected an \"active\" or an \"inactive\" limit (or both)")
             }
-            return AppLimit(matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
+            return AppLimit(
+                matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
         }
         attempt { () throws(InputError) in try document.finish() }
         guard let name, let summary, let thresholds, let warnings, let purges, let kills, let adjByState,
@@ -126,7 +131,9 @@ final class PolicyLoader {
                 let clear = try pair.amount("clear")
                 try pair.finish()
                 guard Self.compare(enter, clear) == .less else {
-                    throw pair.error("expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered")
+                    throw pair.error(
+                        "expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered"
+                    )
                 }
                 if let previous, Self.compare(enter, previous.enter) != .less {
                     throw pair.error(
@@ -169,7 +176,8 @@ final class PolicyLoader {
 
     private func level(_ node: ConfigNode, _ object: ConfigObject, _ key: String) throws(InputError) -> PressureLevel {
         guard case .string(let text) = node.value, let level = PressureLevel(name: text), level != .normal else {
-            throw object.error(at: node, key: key, "expected warning, urgent or critical, found \(node.kindDescription)")
+            throw object.error(
+                at: node, key: key, "expected warning, urgent or critical, found \(node.kindDescription)")
         }
         return level
     }
@@ -198,19 +206,26 @@ final class PolicyLoader {
     private func purges(_ object: ConfigObject?) throws(InputError) -> [PressureLevel: PurgeActions] {
         try perLevel(object) { (node, key) throws(InputError) in
             guard case .array(let elements) = node.value else {
-                throw object!.error(at: node, key: key, "expected a list such as [offscreenViews, purgeableCaches], found \(node.kindDescription)")
+                throw object!.error(
+                    at: node, key: key,
+                    "expected a list such as [offscreenViews, purgeableCaches], found \(node.kindDescription)")
             }
             var actions: PurgeActions = []
             for element in elements {
                 guard case .string(let text) = element.value else {
-                    throw object!.error(at: element, key: key, "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \(element.kindDescription)")
+                    throw object!.error(
+                        at: element, key: key,
+                        "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \(element.kindDescription)"
+                    )
                 }
                 switch text {
                 case "offscreenViews": actions.insert(.offscreenViews)
                 case "purgeableCaches": actions.insert(.purgeableCaches)
                 case "suspendedOffscreenViews": actions.insert(.suspendedOffscreenViews)
                 default:
-                    throw object!.error(at: element, key: key, "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \"\(text)\"")
+                    throw object!.error(
+                        at: element, key: key,
+                        "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found \"\(text)\"")
                 }
             }
             return actions
@@ -221,7 +236,10 @@ final class PolicyLoader {
         let startNode = try object.required("startLevel", expected: "warning, urgent or critical")
         let start = try level(startNode, object, "startLevel")
         if let thresholds, thresholds[start] == nil {
-            throw object.error(at: startNode, key: "startLevel", "kills start at \(start.name), but the policy has no \(start.name) threshold, so they would never happen")
+            throw object.error(
+                at: startNode, key: "startLevel",
+                "kills start at \(start.name), but the policy has no \(start.name) threshold, so they would never happen"
+            )
         }
         let target = try object.amount("target")
         let foreground = try object.optionalBool("foregroundNeedsIgnoredWarnings") ?? false
@@ -252,9 +270,13 @@ final class PolicyLoader {
         guard let list, !list.isEmpty else {
             if list != nil, let node = document.optional("bands") {
                 problems.append(
-                    document.error(at: node, key: "bands", "expected at least one kill band (killed first to last), found an empty list"))
+                    document.error(
+                        at: node, key: "bands",
+                        "expected at least one kill band (killed first to last), found an empty list"))
             } else {
-                problems.append(document.error("missing or empty \"bands\": expected at least one kill band (killed first to last)"))
+                problems.append(
+                    document.error("missing or empty \"bands\": expected at least one kill band (killed first to last)")
+                )
             }
             return nil
         }
@@ -310,7 +332,9 @@ final class PolicyLoader {
         let node = try object.required("match", expected: "a condition such as {states: [suspended]} or a list of them")
         let path = ConfigObject.join(object.path, "match")
         if case .array(let elements) = node.value {
-            guard !elements.isEmpty else { throw object.error(at: node, key: "match", "expected at least one condition") }
+            guard !elements.isEmpty else {
+                throw object.error(at: node, key: "match", "expected at least one condition")
+            }
             var result: [AppMatch] = []
             for (position, element) in elements.enumerated() {
                 result.append(try match(try ConfigObject(element, file: file, path: "\(path)[\(position)]")))
@@ -326,7 +350,8 @@ final class PolicyLoader {
             var parsed: Set<AppState> = []
             for state in states {
                 guard let value = AppState(rawValue: state), value.isResident else {
-                    throw object.error("key \"states\": expected active, inactive, background or suspended, found \"\(state)\"")
+                    throw object.error(
+                        "key \"states\": expected active, inactive, background or suspended, found \"\(state)\"")
                 }
                 parsed.insert(value)
             }
@@ -364,11 +389,14 @@ final class PolicyLoader {
             return value...value
         }
         guard case .array(let elements) = node.value, elements.count == 2 else {
-            throw object.error(at: node, key: key, "expected an integer or a range [min, max], found \(node.kindDescription)")
+            throw object.error(
+                at: node, key: key, "expected an integer or a range [min, max], found \(node.kindDescription)")
         }
         let low = try ConfigObject.int(elements[0], in: bounds, object: object, key: key)
         let high = try ConfigObject.int(elements[1], in: bounds, object: object, key: key)
-        guard low <= high else { throw object.error(at: node, key: key, "expected [min, max] with min ≤ max, found [\(low), \(high)]") }
+        guard low <= high else {
+            throw object.error(at: node, key: key, "expected [min, max] with min ≤ max, found [\(low), \(high)]")
+        }
         return low...high
     }
 

@@ -15,7 +15,8 @@ extension Policy {
             throw PolicyErrors(problems: [
                 InputError(
                     file: "\(name).yaml", line: 0, column: 0, path: "",
-                    message: "no shipped policy named \"\(name)\"; expected one of \(shippedNames.joined(separator: ", "))")
+                    message:
+                        "no shipped policy named \"\(name)\"; expected one of \(shippedNames.joined(separator: ", "))")
             ])
         }
         return try Policy(yaml: String(decoding: data, as: UTF8.self), file: "policies/\(name).yaml")

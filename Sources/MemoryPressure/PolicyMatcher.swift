@@ -32,7 +32,8 @@ struct PolicyMatcher {
             }
         }
         patterns = compiled
-        let conditions = policy.bands.flatMap(\.matches) + policy.protections.flatMap(\.matches)
+        let conditions =
+            policy.bands.flatMap(\.matches) + policy.protections.flatMap(\.matches)
             + policy.limits.flatMap(\.matches)
         matchesNames = conditions.contains { $0.names != nil }
     }
@@ -53,7 +54,9 @@ struct PolicyMatcher {
     func matches(_ match: AppMatch, _ subject: Subject, state: AppState) -> Bool {
         if let states = match.states, !states.contains(state) { return false }
         if let wantsMode = match.hasBackgroundMode, wantsMode == subject.backgroundModes.isEmpty { return false }
-        if let modes = match.backgroundModes, !subject.backgroundModes.modes.contains(where: modes.contains) { return false }
+        if let modes = match.backgroundModes, !subject.backgroundModes.modes.contains(where: modes.contains) {
+            return false
+        }
         if let range = match.oomScoreAdj, !range.contains(subject.oomScoreAdj) { return false }
         if let range = match.priority {
             guard let priority = subject.priority, range.contains(priority) else { return false }

@@ -49,7 +49,8 @@ extension PressureEngine {
         let mask: UInt64 = (1 << bits) &- 1
         switch order {
         case .largestFirst:
-            return clampedValue(bytes: apps[index].footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
+            return clampedValue(
+                bytes: apps[index].footprint &+ preferenceBytes(of: index), extraShift: extraShift, mask: mask)
         case .badness:
             // Points go negative with a negative oom_score_adj and the kernel still compares them:
             // bias by totalpages (the most an adj of -1000 can subtract) to keep their order.
@@ -57,7 +58,9 @@ extension PressureEngine {
             return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
             let score = UInt64(oomScore(of: index))
-            let rss = clampedValue(bytes: apps[index].footprint, extraShift: extraShift &+ Int64(Self.scoreBits), mask: mask >> Self.scoreBits)
+            let rss = clampedValue(
+                bytes: apps[index].footprint, extraShift: extraShift &+ Int64(Self.scoreBits),
+                mask: mask >> Self.scoreBits)
             return score << (bits &- Self.scoreBits) | rss
         case .leastRecentlyUsed:
             let age = (Self.recencyOrigin - apps[index].lastFrontmost) * 1000

@@ -154,7 +154,8 @@ extension PressureEngine {
     /// its band in every state, and its memory limits.
     func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int?, priority: Int?) {
         apps[index].backgroundModes = backgroundModes
-        apps[index].oomScoreAdj = oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
+        apps[index].oomScoreAdj =
+            oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
         apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[index].id)) : 0
         let (bands, limit) = classification(of: index)
@@ -169,12 +170,23 @@ extension PressureEngine {
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
-        configure(index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
-        if launch.exitsOnSuspend { apps[index].flags.insert(.exitsOnSuspend) } else { apps[index].flags.remove(.exitsOnSuspend) }
-        if launch.ignoresWarnings { apps[index].flags.insert(.ignoresWarnings) } else { apps[index].flags.remove(.ignoresWarnings) }
-        withExtras(index) { $0.views = launch.views.enumerated().map { position, view in
-            ViewRecord(name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: position == 0)
-        } }
+        configure(
+            index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
+        if launch.exitsOnSuspend {
+            apps[index].flags.insert(.exitsOnSuspend)
+        } else {
+            apps[index].flags.remove(.exitsOnSuspend)
+        }
+        if launch.ignoresWarnings {
+            apps[index].flags.insert(.ignoresWarnings)
+        } else {
+            apps[index].flags.remove(.ignoresWarnings)
+        }
+        withExtras(index) {
+            $0.views = launch.views.enumerated().map { position, view in
+                ViewRecord(name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: position == 0)
+            }
+        }
         let onscreen = launch.views.first?.bytes.value ?? 0
         let offscreen = launch.views.dropFirst().reduce(0) { $0 + $1.bytes.value }
         apps[index].onscreenView = onscreen
@@ -395,8 +407,10 @@ extension PressureEngine {
     /// of thousands of apps is classified in a handful of policy walks.
     func classification(of index: Int) -> (BandTable, AppLimit?) {
         let classify = { () -> (BandTable, AppLimit?) in
-            (self.matcher.bandTable { self.subject(of: index, in: $0) },
-             self.matcher.limit(for: self.subject(of: index, in: .active)))
+            (
+                self.matcher.bandTable { self.subject(of: index, in: $0) },
+                self.matcher.limit(for: self.subject(of: index, in: .active))
+            )
         }
         guard !matcher.matchesNames else { return classify() }
         let key = ClassificationKey(

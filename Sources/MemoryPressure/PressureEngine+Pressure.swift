@@ -191,7 +191,10 @@ extension PressureEngine {
     private func kill(_ index: Int) {
         let app = apps[index]
         let notice = notice(forKilling: app.state)
-        log(.kill(app: app.id, state: app.state, reason: reason(forKilling: index), notice: notice, freed: Bytes(app.footprint)))
+        log(
+            .kill(
+                app: app.id, state: app.state, reason: reason(forKilling: index), notice: notice,
+                freed: Bytes(app.footprint)))
         if notice == .willTerminate && app.state.isExecuting { callback(index, .willTerminate) }
         terminate(index)
     }

@@ -112,7 +112,9 @@ extension PressureEngine {
             return "accountant total \(accountant.totalFootprint.value) != sum of footprints \(sum)"
         }
         if foregroundCount > 1 { return "\(foregroundCount) apps are in the foreground" }
-        if let empty = extras.first(where: { $0.value.isEmpty }) { return "app \(empty.key) keeps an empty extras entry" }
+        if let empty = extras.first(where: { $0.value.isEmpty }) {
+            return "app \(empty.key) keeps an empty extras entry"
+        }
         return killQueue._invariantViolation()
     }
 }

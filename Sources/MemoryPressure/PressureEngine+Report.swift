@@ -60,7 +60,8 @@ extension PressureEngine {
         apps.indices.compactMap { index in
             let app = apps[index]
             guard app.state.isResident, app.bands[app.state] == BandTable.none else { return nil }
-            let reason = matcher.protection(for: subject(of: index, in: app.state), state: app.state)?.reason
+            let reason =
+                matcher.protection(for: subject(of: index, in: app.state), state: app.state)?.reason
                 ?? "matches no kill band of policy \(policy.name)"
             return (app.id, reason)
         }

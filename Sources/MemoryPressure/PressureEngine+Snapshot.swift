@@ -90,8 +90,12 @@ extension PressureEngine {
         let index = Int(found)
         guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0,
             app.viewCaches.value + app.purgeable.value <= app.footprint.value
-        else { throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable) }
-        if app.state.isForeground, let current = foreground, current != index { throw .alreadyForeground(apps[current].id) }
+        else {
+            throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable)
+        }
+        if app.state.isForeground, let current = foreground, current != index {
+            throw .alreadyForeground(apps[current].id)
+        }
         let adj = app.oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         if adj != apps[index].oomScoreAdj || app.priority != apps[index].explicitPriority
             || app.backgroundModes != apps[index].backgroundModes

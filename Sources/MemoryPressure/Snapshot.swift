@@ -39,7 +39,8 @@ public struct Snapshot: Sendable, Hashable {
             memory: try deviceObject.size("memory"), reserved: try deviceObject.optionalSize("reserved") ?? .zero,
             swap: try deviceObject.optionalSize("swap") ?? .zero)
         guard device.reserved < device.memory else {
-            throw deviceObject.error("expected \"reserved\" (\(device.reserved.value)) below \"memory\" (\(device.memory.value))")
+            throw deviceObject.error(
+                "expected \"reserved\" (\(device.reserved.value)) below \"memory\" (\(device.memory.value))")
         }
         try deviceObject.finish()
         var apps: [ResidentApp] = []
@@ -47,7 +48,9 @@ public struct Snapshot: Sendable, Hashable {
         for (path, node) in try document.optionalList("apps") ?? [] {
             let object = try ConfigObject(node, file: file, path: path)
             let app = try Self.app(object)
-            guard seen.insert(app.id).inserted else { throw object.error("app id \"\(app.id)\" appears twice; ids must be unique") }
+            guard seen.insert(app.id).inserted else {
+                throw object.error("app id \"\(app.id)\" appears twice; ids must be unique")
+            }
             apps.append(app)
         }
         try document.finish()
@@ -63,7 +66,9 @@ public struct Snapshot: Sendable, Hashable {
         app.viewCaches = try object.optionalSize("viewCaches") ?? .zero
         app.purgeable = try object.optionalSize("purgeable") ?? .zero
         if let lastActive = try object.optionalNumber("lastActive") {
-            guard lastActive >= 0 else { throw object.error("key \"lastActive\": expected seconds ≥ 0, found \(lastActive)") }
+            guard lastActive >= 0 else {
+                throw object.error("key \"lastActive\": expected seconds ≥ 0, found \(lastActive)")
+            }
             app.lastActive = lastActive
         }
         for mode in try object.optionalStringList("backgroundModes") ?? [] {

@@ -39,8 +39,9 @@ public struct Comparison: Sendable {
     ) async throws -> Comparison {
         let generator = WorkloadGenerator(workload: workload, seed: seeds.first ?? 0)
         let traces = seeds.map { generator.trace(seed: $0) }
-        return try await run(traces: traces, name: workload.name, policies: policies, seeds: seeds,
-                             parallelism: parallelism, progress: progress)
+        return try await run(
+            traces: traces, name: workload.name, policies: policies, seeds: seeds,
+            parallelism: parallelism, progress: progress)
     }
 
     /// Replays each of `traces` (one per seed) under every policy.
@@ -49,7 +50,8 @@ public struct Comparison: Sendable {
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
         let jobs = policies.indices.flatMap { policy in traces.indices.map { (policy, $0) } }
-        var results = [[SimulationRun?]](repeating: [SimulationRun?](repeating: nil, count: traces.count), count: policies.count)
+        var results = [[SimulationRun?]](
+            repeating: [SimulationRun?](repeating: nil, count: traces.count), count: policies.count)
         try await withThrowingTaskGroup(of: (Int, Int, SimulationRun).self) { group in
             var next = 0
             var done = 0
@@ -99,8 +101,12 @@ public struct MetricDefinition: Sendable {
 
     /// Every metric comparisons show, in order.
     public static let all: [MetricDefinition] = [
-        .init(name: "cold relaunches", key: "coldRelaunches", better: .lower, isDeterministic: true) { Double($0.coldRelaunches) },
-        .init(name: "warm resumes", key: "warmResumes", better: .higher, isDeterministic: true) { Double($0.warmResumes) },
+        .init(name: "cold relaunches", key: "coldRelaunches", better: .lower, isDeterministic: true) {
+            Double($0.coldRelaunches)
+        },
+        .init(name: "warm resumes", key: "warmResumes", better: .higher, isDeterministic: true) {
+            Double($0.warmResumes)
+        },
         .init(name: "kills", key: "kills", better: .lower, isDeterministic: true) { Double($0.kills) },
         .init(name: "  of suspended apps", key: "killsSuspended", better: .neither, isDeterministic: true) {
             Double($0.killsByState[.suspended] ?? 0)
@@ -108,9 +114,15 @@ public struct MetricDefinition: Sendable {
         .init(name: "  of background apps", key: "killsBackground", better: .neither, isDeterministic: true) {
             Double($0.killsByState[.background] ?? 0)
         },
-        .init(name: "foreground kills", key: "foregroundKills", better: .lower, isDeterministic: true) { Double($0.foregroundKills) },
-        .init(name: "level-1 warnings", key: "level1Warnings", better: .neither, isDeterministic: true) { Double($0.level1Warnings) },
-        .init(name: "level-2 warnings", key: "level2Warnings", better: .neither, isDeterministic: true) { Double($0.level2Warnings) },
+        .init(name: "foreground kills", key: "foregroundKills", better: .lower, isDeterministic: true) {
+            Double($0.foregroundKills)
+        },
+        .init(name: "level-1 warnings", key: "level1Warnings", better: .neither, isDeterministic: true) {
+            Double($0.level1Warnings)
+        },
+        .init(name: "level-2 warnings", key: "level2Warnings", better: .neither, isDeterministic: true) {
+            Double($0.level2Warnings)
+        },
         .init(name: "MiB freed by purging", key: "mibFreedByPurging", better: .neither, isDeterministic: true) {
             Double($0.bytesFreedByPurging) / 1_048_576
         },
@@ -126,12 +138,18 @@ public struct MetricDefinition: Sendable {
         .init(name: "minutes at critical", key: "minutesAtCritical", better: .lower, isDeterministic: true) {
             ($0.secondsAtLevel[.critical] ?? 0) / 60
         },
-        .init(name: "views reloaded", key: "viewsReloaded", better: .lower, isDeterministic: true) { Double($0.viewsReloaded) },
+        .init(name: "views reloaded", key: "viewsReloaded", better: .lower, isDeterministic: true) {
+            Double($0.viewsReloaded)
+        },
         .init(name: "apps resident (mean)", key: "averageResidentApps", better: .higher, isDeterministic: true) {
             $0.averageResidentApps
         },
-        .init(name: "actions skipped", key: "skippedActions", better: .lower, isDeterministic: true) { Double($0.skippedActions) },
-        .init(name: "engine events/s", key: "eventsPerSecond", better: .higher, isDeterministic: false) { $0.eventsPerSecond },
+        .init(name: "actions skipped", key: "skippedActions", better: .lower, isDeterministic: true) {
+            Double($0.skippedActions)
+        },
+        .init(name: "engine events/s", key: "eventsPerSecond", better: .higher, isDeterministic: false) {
+            $0.eventsPerSecond
+        },
         .init(name: "engine ns/decision", key: "nanosecondsPerDecision", better: .lower, isDeterministic: false) {
             $0.nanosecondsPerDecision
         },

@@ -48,7 +48,8 @@ extension Trace {
     ///
     /// - Complexity: O(number of entries)
     public var jsonLines: String {
-        var out = "{\"t\":0,\"event\":\"device\",\"memory\":\(device.memory.value),\"reserved\":\(device.reserved.value)}\n"
+        var out =
+            "{\"t\":0,\"event\":\"device\",\"memory\":\(device.memory.value),\"reserved\":\(device.reserved.value)}\n"
         for entry in entries {
             out += entry.jsonLine + "\n"
         }

@@ -19,7 +19,9 @@ struct TraceLineReader {
 
     /// The line's time `t`, which must not be before `previous`.
     func time(after previous: Double) throws(InputError) -> Double {
-        guard let time = try fields.optionalNumber("t") else { throw error("missing field \"t\": expected a time in seconds") }
+        guard let time = try fields.optionalNumber("t") else {
+            throw error("missing field \"t\": expected a time in seconds")
+        }
         guard time >= 0 else { throw error("t", "expected a time ≥ 0 in seconds, found \(Event.json(time))") }
         guard time >= previous else {
             throw error("t", "time \(Event.json(time)) is before the previous line's \(Event.json(previous))")
@@ -50,9 +52,13 @@ struct TraceLineReader {
         case "lock": return .lock
         case "unlock": return .unlock
         case "allocate":
-            return .allocate(app: try app(), bytes: try fields.size("bytes"), purgeable: try fields.optionalBool("purgeable") ?? false)
+            return .allocate(
+                app: try app(), bytes: try fields.size("bytes"),
+                purgeable: try fields.optionalBool("purgeable") ?? false)
         case "free":
-            return .free(app: try app(), bytes: try fields.size("bytes"), purgeable: try fields.optionalBool("purgeable") ?? false)
+            return .free(
+                app: try app(), bytes: try fields.size("bytes"),
+                purgeable: try fields.optionalBool("purgeable") ?? false)
         case "showView":
             return .showView(app: try app(), view: try fields.string("view"), bytes: try fields.optionalSize("bytes"))
         case "hideView": return .hideView(app: try app(), view: try fields.string("view"))

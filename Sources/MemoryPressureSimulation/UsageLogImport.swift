@@ -25,7 +25,9 @@ public enum UsageLogImport {
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let header = lines.first else {
-            throw InputError(file: file, line: 1, column: 1, path: "", message: "expected a header row: user, session, timestamp, app, event")
+            throw InputError(
+                file: file, line: 1, column: 1, path: "",
+                message: "expected a header row: user, session, timestamp, app, event")
         }
         let separator: Character = header.contains("\t") ? "\t" : ","
         let columns = header.split(separator: separator, omittingEmptySubsequences: false).map {
@@ -35,7 +37,8 @@ public enum UsageLogImport {
             guard let index = columns.firstIndex(where: { names.contains($0) }) else {
                 throw InputError(
                     file: file, line: 1, column: 1, path: "",
-                    message: "expected a column named \(names[0]) in the header, found \(columns.joined(separator: ", "))")
+                    message:
+                        "expected a column named \(names[0]) in the header, found \(columns.joined(separator: ", "))")
             }
             return index
         }
@@ -51,32 +54,39 @@ public enum UsageLogImport {
             let number = offset + 1
             let fields = line.split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmed }
             guard fields.count >= columns.count else {
-                throw InputError(file: file, line: number, column: line.count + 1, path: "",
-                                 message: "expected \(columns.count) fields, found \(fields.count)")
+                throw InputError(
+                    file: file, line: number, column: line.count + 1, path: "",
+                    message: "expected \(columns.count) fields, found \(fields.count)")
             }
             func columnOffset(_ index: Int) -> Int {
                 fields.prefix(index).reduce(1) { $0 + $1.count + 1 }
             }
             guard let time = Self.seconds(fields[timeColumn]) else {
-                throw InputError(file: file, line: number, column: columnOffset(timeColumn), path: columns[timeColumn],
-                                 message: "expected seconds or an ISO 8601 time, found \"\(fields[timeColumn])\"")
+                throw InputError(
+                    file: file, line: number, column: columnOffset(timeColumn), path: columns[timeColumn],
+                    message: "expected seconds or an ISO 8601 time, found \"\(fields[timeColumn])\"")
             }
             let event = fields[eventColumn].lowercased()
             guard event == "opened" || event == "closed" else {
-                throw InputError(file: file, line: number, column: columnOffset(eventColumn), path: columns[eventColumn],
-                                 message: "expected Opened or Closed, found \"\(fields[eventColumn])\"")
+                throw InputError(
+                    file: file, line: number, column: columnOffset(eventColumn), path: columns[eventColumn],
+                    message: "expected Opened or Closed, found \"\(fields[eventColumn])\"")
             }
             guard !fields[appColumn].isEmpty else {
-                throw InputError(file: file, line: number, column: columnOffset(appColumn), path: columns[appColumn],
-                                 message: "expected an app name")
+                throw InputError(
+                    file: file, line: number, column: columnOffset(appColumn), path: columns[appColumn],
+                    message: "expected an app name")
             }
             let user = fields[userColumn]
             if rowsByUser[user] == nil { userOrder.append(user) }
-            rowsByUser[user, default: []].append(Row(time: time, app: fields[appColumn], opened: event == "opened", line: number))
+            rowsByUser[user, default: []].append(
+                Row(time: time, app: fields[appColumn], opened: event == "opened", line: number))
         }
 
         return userOrder.map { user in
-            let rows = rowsByUser[user]!.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            let rows = rowsByUser[user]!.enumerated().sorted {
+                ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+            }.map(\.element)
             let origin = rows.first?.time ?? 0
             var entries: [Trace.Entry] = []
             var foreground: String? = nil
@@ -84,7 +94,9 @@ public enum UsageLogImport {
                 let time = row.time - origin
                 if row.opened {
                     guard foreground != row.app else { continue }
-                    entries.append(Trace.Entry(time: time, action: .open(launch(for: row.app, workload: workload)), line: row.line))
+                    entries.append(
+                        Trace.Entry(time: time, action: .open(launch(for: row.app, workload: workload)), line: row.line)
+                    )
                     foreground = row.app
                 } else if foreground == row.app {
                     entries.append(Trace.Entry(time: time, action: .home, line: row.line))
@@ -104,7 +116,8 @@ public enum UsageLogImport {
         let views = [ViewSpec(name: "main", bytes: Bytes(Int64(workload.viewBytes.sample(using: &random))))]
         let purgeable = Bytes(Int64(workload.purgeable.sample(using: &random)))
         let base = Bytes(Int64(workload.footprint.sample(using: &random)))
-        return AppLaunch(id: AppID(name), footprint: base + views[0].bytes + purgeable, views: views, purgeable: purgeable)
+        return AppLaunch(
+            id: AppID(name), footprint: base + views[0].bytes + purgeable, views: views, purgeable: purgeable)
     }
 
     /// Seconds from a number or an ISO 8601 date-time (UTC or with an offset).

@@ -61,7 +61,9 @@ extension Workload {
 
     private static func readApps(_ apps: ConfigObject, into workload: inout Workload) throws(InputError) {
         if let count = try apps.optionalInt("count", in: 1...1_000_000) { workload.apps = count }
-        if let footprint = try apps.optionalObject("footprint") { workload.footprint = try distribution(footprint, sizes: true) }
+        if let footprint = try apps.optionalObject("footprint") {
+            workload.footprint = try distribution(footprint, sizes: true)
+        }
         if let modes = try apps.optionalObject("backgroundModes") {
             for mode in BackgroundMode.allCases {
                 if let share = try share(modes, mode.rawValue) { workload.backgroundModeShares[mode] = share }
@@ -79,10 +81,14 @@ extension Workload {
                 let high = try ConfigObject.int(bounds[1], in: low...64, object: views, key: "count")
                 workload.viewCount = low...high
             }
-            if let bytes = try views.optionalObject("bytes") { workload.viewBytes = try distribution(bytes, sizes: true) }
+            if let bytes = try views.optionalObject("bytes") {
+                workload.viewBytes = try distribution(bytes, sizes: true)
+            }
             try views.finish()
         }
-        if let purgeable = try apps.optionalObject("purgeable") { workload.purgeable = try distribution(purgeable, sizes: true) }
+        if let purgeable = try apps.optionalObject("purgeable") {
+            workload.purgeable = try distribution(purgeable, sizes: true)
+        }
         if let preload = try apps.optionalInt("preload", in: 0...1_000_000) { workload.preload = preload }
         try apps.finish()
     }
@@ -98,7 +104,9 @@ extension Workload {
         if let value = try positive("switchesPerHour") { workload.switchesPerHour = value }
         if let value = try positive("interruptionsPerHour") { workload.interruptionsPerHour = value }
         if let value = try positive("locksPerHour") { workload.locksPerHour = value }
-        if let lock = try usage.optionalObject("lockSeconds") { workload.lockSeconds = try distribution(lock, sizes: false) }
+        if let lock = try usage.optionalObject("lockSeconds") {
+            workload.lockSeconds = try distribution(lock, sizes: false)
+        }
         if let value = try positive("viewSwitchesPerMinute") { workload.viewSwitchesPerMinute = value }
         if let value = try usage.optionalSize("growthPerMinute") { workload.growthPerMinute = value }
         if let value = try share(usage, "backgroundTaskShare") { workload.backgroundTaskShare = value }
@@ -134,7 +142,9 @@ extension Workload {
         switch node.value {
         case .number(let value, _) where (0...1).contains(value): return value
         case .string(let text):
-            if text.hasSuffix("%"), let value = Double(text.dropLast()), (0...100).contains(value) { return value / 100 }
+            if text.hasSuffix("%"), let value = Double(text.dropLast()), (0...100).contains(value) {
+                return value / 100
+            }
         default: break
         }
         throw object.error(at: node, key: key, "expected a share such as 2% or 0.02, found \(node.kindDescription)")

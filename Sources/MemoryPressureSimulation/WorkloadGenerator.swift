@@ -81,7 +81,8 @@ public struct WorkloadGenerator {
             // Within the session, the next view switch, growth step, interruption and lock.
             var nextView = Exponential.sample(ratePerSecond: workload.viewSwitchesPerMinute / 60, using: &random)
             var nextGrowth = 60.0
-            var nextInterruption = Exponential.sample(ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
+            var nextInterruption = Exponential.sample(
+                ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
             var nextLock = Exponential.sample(ratePerSecond: workload.locksPerHour / 3600, using: &random)
             var endedByAnswer = false
             while true {
@@ -105,7 +106,8 @@ public struct WorkloadGenerator {
                         add(.showView(app: app.id, view: view.name, bytes: nil))
                     }
                 } else if nextInterruption <= 0 {
-                    nextInterruption = Exponential.sample(ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
+                    nextInterruption = Exponential.sample(
+                        ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
                     add(.interrupt)
                     time += 20
                     let answered = Int.random(in: 0..<3, using: &random) == 0

@@ -121,7 +121,8 @@ public final class ConfigObject {
     }
 
     /// The integer in `range` that `node` holds.
-    public static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String) throws(InputError)
+    public static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String)
+        throws(InputError)
         -> Int
     {
         guard case .number(let number, _) = node.value, let integer = Int(exactly: number), range.contains(integer)

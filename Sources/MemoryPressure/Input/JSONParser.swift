@@ -43,7 +43,9 @@ public struct JSONParser {
         JSONSyntaxError(line: line, column: position - lineStart + 1, message: message)
     }
 
-    private func node(_ value: ConfigNode.Value, startingAt start: Int, line startLine: Int, lineStart startLineStart: Int)
+    private func node(
+        _ value: ConfigNode.Value, startingAt start: Int, line startLine: Int, lineStart startLineStart: Int
+    )
         -> ConfigNode
     {
         ConfigNode(value, line: startLine, column: start - startLineStart + 1)
@@ -123,7 +125,9 @@ public struct JSONParser {
             }
             position += 1
             skipWhitespace()
-            members.append(ConfigNode.Member(key: key, keyLine: keyLine, keyColumn: keyColumn, value: try parseValue(depth: depth + 1)))
+            members.append(
+                ConfigNode.Member(
+                    key: key, keyLine: keyLine, keyColumn: keyColumn, value: try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard position < bytes.count else { throw error("expected ',' or '}', found the end of the input") }
             if bytes[position] == UInt8(ascii: ",") {
