@@ -66,7 +66,7 @@ public struct Event: Sendable, Hashable {
         case purgeableCaches
         /// Memory the app's own warning handlers released beyond the defaults.
         case handlerReleased
-        /// A suspended app's offscreen views and caches, dropped by the system with no callback.
+        /// A suspended app's loaded offscreen views, dropped by the system with no callback.
         case suspendedOffscreenViews
     }
 

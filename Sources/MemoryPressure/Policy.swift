@@ -134,7 +134,7 @@ public struct PurgeActions: OptionSet, Sendable, Hashable {
     public static let offscreenViews = PurgeActions(rawValue: 1)
     /// Warned apps' registered purgeable caches release their bytes.
     public static let purgeableCaches = PurgeActions(rawValue: 2)
-    /// The system drops suspended apps' offscreen views (and purgeable caches) with no callback.
+    /// The system drops suspended apps' loaded offscreen views with no callback.
     public static let suspendedOffscreenViews = PurgeActions(rawValue: 4)
 }
 

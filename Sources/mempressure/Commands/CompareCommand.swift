@@ -23,7 +23,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Policies to compare, comma-separated names or files. (default: every shipped policy)", valueName: "a,b,…"))
+        help: ArgumentHelp(
+            "Policies to compare, comma-separated names or files. (default: every shipped policy)", valueName: "a,b,…"))
     var policies: [String] = []
 
     @OptionGroup var workload: WorkloadOptions
@@ -34,7 +35,9 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(help: "Output format: table, json or csv.")
     var format: Format = .table
 
-    @Option(help: ArgumentHelp("Also write an SVG chart (kills, cold relaunches, free memory over time).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write an SVG chart (kills, cold relaunches, free memory over time).", valueName: "file"))
     var svg: String?
 
     @Option(help: "How many runs at once (default: the number of cores).")

@@ -9,9 +9,12 @@ struct Mempressure: AsyncParsableCommand {
         abstract: "A memory-pressure and purge policy engine: warn, purge, and pick who dies next.",
         discussion: """
             Exit codes: 0 success, 64 bad usage, 65 malformed input, 66 input not found or \
-            unreadable, 74 output not writable.
+            unreadable, 71 allocator failure (simulate --real-memory), 74 output not writable.
             """,
         version: MemoryPressureVersion.current,
-        subcommands: [CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, WatchCommand.self, PolicyCommand.self]
+        subcommands: [
+            CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, WatchCommand.self,
+            PolicyCommand.self,
+        ]
     )
 }

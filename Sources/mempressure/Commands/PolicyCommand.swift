@@ -12,7 +12,8 @@ struct PolicyCommand: ParsableCommand {
 
     /// `policy list`.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the shipped policies with one-line descriptions.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the shipped policies with one-line descriptions.")
 
         func run() throws {
             try reportingErrors {
@@ -65,7 +66,9 @@ struct PolicyCommand: ParsableCommand {
                         throw CLIError.malformed(
                             "\(file): \(count) problem\(count == 1 ? "" : "s")\n" + error.description)
                     }
-                    try StandardOutput.write("\(file): ok (policy \(policy.name), \(policy.bands.count) band\(policy.bands.count == 1 ? "" : "s"))\n")
+                    try StandardOutput.write(
+                        "\(file): ok (policy \(policy.name), \(policy.bands.count) band\(policy.bands.count == 1 ? "" : "s"))\n"
+                    )
                 }
             }
         }

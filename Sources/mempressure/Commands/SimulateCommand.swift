@@ -48,9 +48,10 @@ struct SimulateCommand: ParsableCommand {
             """))
     var realMemory = false
 
-    @Option(help: ArgumentHelp(
-        "With --real-memory: allocate 1/N of every simulated byte (default 16; 1 allocates every byte).",
-        valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "With --real-memory: allocate 1/N of every simulated byte (default 16; 1 allocates every byte).",
+            valueName: "N"))
     var scale: Int?
 
     /// The real-memory run's defaults, smaller than the workload's own so it fits in memory and time.
@@ -88,7 +89,8 @@ struct SimulateCommand: ParsableCommand {
             do throws(EngineError) {
                 run = try SimulationRun.run(
                     trace, policy: policy,
-                    onEvents: eventsOut == nil ? nil : { events in for event in events { log += event.jsonLine + "\n" } },
+                    onEvents: eventsOut == nil
+                        ? nil : { events in for event in events { log += event.jsonLine + "\n" } },
                     progress: progress.update)
             } catch {
                 throw CLIError.malformed("policy \(policy.name): \(error)")

@@ -4,7 +4,7 @@ import MemoryPressure
 import MemoryPressureLinux
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by the SIGINT handler; read by the watch loop.
@@ -33,7 +33,9 @@ struct WatchCommand: ParsableCommand {
     var count: Int?
 
     func validate() throws {
-        if interval <= 0 || interval > 3600 { throw ValidationError("--interval must be above 0 and at most 3600 seconds") }
+        if interval <= 0 || interval > 3600 {
+            throw ValidationError("--interval must be above 0 and at most 3600 seconds")
+        }
         if top < 1 { throw ValidationError("--top must be at least 1") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
     }

@@ -11,7 +11,9 @@ struct ComparisonChart {
         self.comparison = comparison
     }
 
-    static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"]
+    static let palette = [
+        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+    ]
 
     var svg: String {
         let width = 960.0
@@ -41,25 +43,31 @@ struct ComparisonChart {
                 let height = value / maxValue * barHeight
                 let x = groupLeft + Double(policyIndex) * barWidth
                 out += "<rect x=\"\(f(x))\" y=\"\(f(barTop + barHeight - height))\" width=\"\(f(barWidth - 3))\" "
-                out += "height=\"\(f(height))\" fill=\"\(color(policyIndex))\"><title>\(escape(comparison.policies[policyIndex])): "
+                out +=
+                    "height=\"\(f(height))\" fill=\"\(color(policyIndex))\"><title>\(escape(comparison.policies[policyIndex])): "
                 out += "\(escape(metric.name)) \(ComparisonReport.format(value))</title></rect>\n"
             }
-            out += "<text x=\"\(f(groupLeft + groupWidth / 2 - 15))\" y=\"\(f(barTop + barHeight + 18))\" text-anchor=\"middle\">\(escape(metric.name))</text>\n"
+            out +=
+                "<text x=\"\(f(groupLeft + groupWidth / 2 - 15))\" y=\"\(f(barTop + barHeight + 18))\" text-anchor=\"middle\">\(escape(metric.name))</text>\n"
         }
         // Free-memory timeline (first trace).
         let runs = comparison.runs.map { $0[0] }
         let duration = max(runs.flatMap { $0.freeMemory.map(\.time) }.max() ?? 1, 1)
         let usable = Double(comparison.device.usable.value)
         let mib = 1_048_576.0
-        out += "<text x=\"\(left)\" y=\"\(f(lineTop - 20))\" font-size=\"14\" font-weight=\"bold\">Free memory on trace 1 (MiB)</text>\n"
-        out += axis(x: left, y: lineTop, height: lineHeight, width: plotWidth, maxValue: usable / mib, label: "free MiB")
+        out +=
+            "<text x=\"\(left)\" y=\"\(f(lineTop - 20))\" font-size=\"14\" font-weight=\"bold\">Free memory on trace 1 (MiB)</text>\n"
+        out += axis(
+            x: left, y: lineTop, height: lineHeight, width: plotWidth, maxValue: usable / mib, label: "free MiB")
         if let policy = comparison.policyValues.first {
             for level in [PressureLevel.warning, .urgent, .critical] {
                 guard let threshold = policy.thresholds[level] else { continue }
                 let free = Double(threshold.enter.resolved(against: comparison.device.usable).value)
                 let y = lineTop + lineHeight - free / usable * lineHeight
-                out += "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y))\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n"
-                out += "<text x=\"\(f(left + plotWidth + 4))\" y=\"\(f(y + 4))\" fill=\"#666\">\(policy.name) \(level.name)</text>\n"
+                out +=
+                    "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y))\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n"
+                out +=
+                    "<text x=\"\(f(left + plotWidth + 4))\" y=\"\(f(y + 4))\" fill=\"#666\">\(policy.name) \(level.name)</text>\n"
             }
         }
         for (index, run) in runs.enumerated() {
@@ -68,12 +76,15 @@ struct ComparisonChart {
                 let y = lineTop + lineHeight - min(max(Double(sample.free) / usable, 0), 1) * lineHeight
                 return "\(f(x)),\(f(y))"
             }
-            out += "<polyline fill=\"none\" stroke=\"\(color(index))\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+            out +=
+                "<polyline fill=\"none\" stroke=\"\(color(index))\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
         }
-        out += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(lineTop + lineHeight + 30))\" text-anchor=\"middle\">hours</text>\n"
+        out +=
+            "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(lineTop + lineHeight + 30))\" text-anchor=\"middle\">hours</text>\n"
         for hour in stride(from: 0.0, through: duration / 3600, by: max(1, (duration / 3600 / 8).rounded())) {
             let x = left + hour * 3600 / duration * plotWidth
-            out += "<text x=\"\(f(x))\" y=\"\(f(lineTop + lineHeight + 15))\" text-anchor=\"middle\">\(Int(hour))</text>\n"
+            out +=
+                "<text x=\"\(f(x))\" y=\"\(f(lineTop + lineHeight + 15))\" text-anchor=\"middle\">\(Int(hour))</text>\n"
         }
         // Legend.
         for (index, name) in comparison.policies.enumerated() {
@@ -86,13 +97,16 @@ struct ComparisonChart {
 
     private func axis(x: Double, y: Double, height: Double, width: Double, maxValue: Double, label: String) -> String {
         var out = "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(x))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
-        out += "<line x1=\"\(f(x))\" y1=\"\(f(y + height))\" x2=\"\(f(x + width))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
+        out +=
+            "<line x1=\"\(f(x))\" y1=\"\(f(y + height))\" x2=\"\(f(x + width))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
         for step in 0...4 {
             let value = maxValue * Double(step) / 4
             let tickY = y + height - Double(step) / 4 * height
-            out += "<text x=\"\(f(x - 6))\" y=\"\(f(tickY + 4))\" text-anchor=\"end\">\(ComparisonReport.format(value))</text>\n"
+            out +=
+                "<text x=\"\(f(x - 6))\" y=\"\(f(tickY + 4))\" text-anchor=\"end\">\(ComparisonReport.format(value))</text>\n"
         }
-        out += "<text x=\"\(f(x - 50))\" y=\"\(f(y + height / 2))\" transform=\"rotate(-90 \(f(x - 50)) \(f(y + height / 2)))\" text-anchor=\"middle\">\(escape(label))</text>\n"
+        out +=
+            "<text x=\"\(f(x - 50))\" y=\"\(f(y + height / 2))\" transform=\"rotate(-90 \(f(x - 50)) \(f(y + height / 2)))\" text-anchor=\"middle\">\(escape(label))</text>\n"
         return out
     }
 

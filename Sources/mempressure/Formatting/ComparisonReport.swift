@@ -53,7 +53,8 @@ struct ComparisonReport {
 
     /// `{"workload":…,"seeds":[…],"policies":[{"name":…,"metrics":{key:{"mean":…,"sd":…,"best":bool}},"runs":[…]}]}`.
     var json: String {
-        var out = "{\"workload\":\(Event.json(comparison.workload)),\"seeds\":[\(comparison.seeds.map(String.init).joined(separator: ","))],"
+        var out =
+            "{\"workload\":\(Event.json(comparison.workload)),\"seeds\":[\(comparison.seeds.map(String.init).joined(separator: ","))],"
         out += "\"policies\":["
         var policies: [String] = []
         for (index, name) in comparison.policies.enumerated() {
@@ -61,7 +62,8 @@ struct ComparisonReport {
             item += metrics.map { metric in
                 let summary = comparison.summaries(of: metric)[index]
                 let best = comparison.best(for: metric) == index
-                return "\"\(metric.key)\":{\"mean\":\(Self.number(summary.mean)),\"sd\":\(Self.number(summary.standardDeviation)),\"best\":\(best)}"
+                return
+                    "\"\(metric.key)\":{\"mean\":\(Self.number(summary.mean)),\"sd\":\(Self.number(summary.standardDeviation)),\"best\":\(best)}"
             }.joined(separator: ",")
             item += "},\"runs\":["
             item += comparison.runs[index].enumerated().map { seedIndex, run in

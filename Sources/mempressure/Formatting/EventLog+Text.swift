@@ -6,7 +6,8 @@ enum EventLogText {
     static func format(_ events: [Event]) -> String {
         let appWidth = max(3, events.map { app(of: $0)?.rawValue.count ?? 1 }.max() ?? 3)
         let timeWidth = max(4, events.map { Event.json($0.time).count + 1 }.max() ?? 4)
-        var out = pad("t", timeWidth, right: true) + "  " + pad("event", 12) + "  " + pad("app", appWidth) + "  details\n"
+        var out =
+            pad("t", timeWidth, right: true) + "  " + pad("event", 12) + "  " + pad("app", appWidth) + "  details\n"
         for event in events {
             out += pad(Event.json(event.time) + "s", timeWidth, right: true) + "  "
             out += pad(type(of: event), 12) + "  "

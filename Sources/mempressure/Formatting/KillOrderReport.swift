@@ -16,7 +16,8 @@ struct KillOrderReport {
         var out = "{\"policy\":\(Event.json(policy)),\"device\":{\"memory\":\(device.memory.value),"
         out += "\"free\":\(free.value),\"level\":\"\(level.name)\"},\"order\":["
         out += order.map { row in
-            var item = "{\"rank\":\(row.rank),\"app\":\(Event.json(row.app.rawValue)),\"state\":\"\(row.state.rawValue)\","
+            var item =
+                "{\"rank\":\(row.rank),\"app\":\(Event.json(row.app.rawValue)),\"state\":\"\(row.state.rawValue)\","
             item += "\"band\":\(Event.json(row.band)),\"footprint\":\(row.footprint.value),"
             item += "\"notice\":\"\(row.notice.rawValue)\",\"reason\":\(Event.json(row.reason))"
             if explain { item += ",\"key\":\"\(Self.hex(row.key))\"" }
@@ -54,8 +55,10 @@ struct KillOrderReport {
         var rows = [["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])]
         for row in order {
             rows.append(
-                ["\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, row.footprint.formatted,
-                 row.notice.rawValue, row.reason] + (explain ? [Self.hex(row.key)] : []))
+                [
+                    "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, row.footprint.formatted,
+                    row.notice.rawValue, row.reason,
+                ] + (explain ? [Self.hex(row.key)] : []))
         }
         out += TextTable.render(rows, rightAligned: [0, 4])
         if order.isEmpty { out += "(no app can be killed under this policy)\n" }

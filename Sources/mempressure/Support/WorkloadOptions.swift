@@ -4,8 +4,9 @@ import MemoryPressureSimulation
 
 /// The workload options shared by `simulate` and `compare`.
 struct WorkloadOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
+    @Option(
+        help: ArgumentHelp(
+            "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
     var workload: String = "phone"
 
     @Option(help: "Override the number of installed apps (tenants).")
@@ -14,14 +15,17 @@ struct WorkloadOptions: ParsableArguments {
     @Option(help: "Override the simulated duration, in hours.")
     var hours: Double?
 
-    @Option(help: ArgumentHelp(
-        "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user's day is one trace.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user's day is one trace.",
+            valueName: "file"))
     var usageLog: String?
 
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
-        if let hours, hours <= 0 || hours > 24 * 365 { throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)") }
+        if let hours, hours <= 0 || hours > 24 * 365 {
+            throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
+        }
     }
 
     /// The workload the options describe.
