@@ -40,7 +40,8 @@ func discrepancy<Priority>(
         return "max \(String(describing: heap.max?.priority)), model max \(String(describing: model.maxPriority))"
     }
     if let max = heap.max, model[max.handle] != max.priority {
-        return "max handle \(max.handle) has priority \(max.priority), model says \(String(describing: model[max.handle]))"
+        return
+            "max handle \(max.handle) has priority \(max.priority), model says \(String(describing: model[max.handle]))"
     }
     for handle in model.keys {
         guard heap.contains(handle) else { return "live handle \(handle) not contained" }
@@ -52,7 +53,8 @@ func discrepancy<Priority>(
             return "handle \(handle) index \(handle.index) beyond slotCapacity \(heap.slotCapacity)"
         }
         if heap.handle(forIndex: handle.index) != handle {
-            return "handle(forIndex: \(handle.index)) is \(String(describing: heap.handle(forIndex: handle.index))), not \(handle)"
+            return
+                "handle(forIndex: \(handle.index)) is \(String(describing: heap.handle(forIndex: handle.index))), not \(handle)"
         }
     }
     for handle in removed where heap.contains(handle) {

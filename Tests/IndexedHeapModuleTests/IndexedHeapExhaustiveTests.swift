@@ -32,8 +32,13 @@ struct IndexedHeapExhaustiveTests {
         var removed: [Handle] = []
         var popped: [Int] = []
         while let (handle, priority) = heap.popMax() {
-            guard check(model.maxPriority == priority, "\(context): popMax gave \(priority), model max \(model.maxPriority!)"),
-                check(model[handle] == priority, "\(context): popMax gave \(handle): \(priority), model \(String(describing: model[handle]))")
+            guard
+                check(
+                    model.maxPriority == priority,
+                    "\(context): popMax gave \(priority), model max \(model.maxPriority!)"),
+                check(
+                    model[handle] == priority,
+                    "\(context): popMax gave \(handle): \(priority), model \(String(describing: model[handle]))")
             else { return }
             model.remove(handle)
             removed.append(handle)
@@ -76,12 +81,15 @@ struct IndexedHeapExhaustiveTests {
             for insertionOrder in orders {
                 for removalOrder in orders {
                     let context = "insertion order \(insertionOrder), removal order \(removalOrder)"
-                    guard case (var heap, var model, let handles)? = inserting(insertionOrder, context: context) else { return }
+                    guard case (var heap, var model, let handles)? = inserting(insertionOrder, context: context) else {
+                        return
+                    }
                     var removed: [Handle] = []
                     for offset in removalOrder {
                         let handle = handles[offset]
                         let priority = heap.remove(handle)
-                        guard check(priority == insertionOrder[offset], "\(context): remove(\(handle)) gave \(priority)")
+                        guard
+                            check(priority == insertionOrder[offset], "\(context): remove(\(handle)) gave \(priority)")
                         else { return }
                         model.remove(handle)
                         removed.append(handle)
@@ -127,7 +135,9 @@ struct IndexedHeapExhaustiveTests {
                 for offset in order.indices {
                     for target in -1...(2 * n) {
                         let context = "insertion order \(order), update element \(offset) to \(target)"
-                        guard case (var heap, var model, let handles)? = inserting(order, context: context) else { return }
+                        guard case (var heap, var model, let handles)? = inserting(order, context: context) else {
+                            return
+                        }
                         heap.update(handles[offset], to: target)
                         model.update(handles[offset], to: target)
                         if let problem = discrepancy(heap, model) {
@@ -153,7 +163,8 @@ struct IndexedHeapExhaustiveTests {
                         check(false, "\(context): handle(forIndex: \(index)) is nil")
                         return
                     }
-                    guard check(handle.index == index, "\(context): handle(forIndex: \(index)).index is \(handle.index)")
+                    guard
+                        check(handle.index == index, "\(context): handle(forIndex: \(index)).index is \(handle.index)")
                     else { return }
                     model.insert(handle, priority: priority)
                 }

@@ -178,7 +178,10 @@ struct IndexedHeapHandleTests {
                 switch step % 5 {
                 case 0, 1: heap.insert(Tracked(step % 11, counter))
                 case 2: if let handle = heap.handle(forIndex: step % heap.slotCapacity) { heap.remove(handle) }
-                case 3: if let handle = heap.handle(forIndex: step % heap.slotCapacity) { heap.update(handle, to: Tracked(step % 5, counter)) }
+                case 3:
+                    if let handle = heap.handle(forIndex: step % heap.slotCapacity) {
+                        heap.update(handle, to: Tracked(step % 5, counter))
+                    }
                 default: _ = heap.popMax()
                 }
                 #expect(heap._invariantViolation() == nil)

@@ -51,7 +51,9 @@ struct IndexedHeapRandomTests {
         if rng.next() % 4 == 0 {
             let initial = (0..<Int(rng.next() % 20)).map { _ in randomPriority() }
             heap = IndexedHeap(initial)
-            for (index, priority) in initial.enumerated() { model.insert(heap.handle(forIndex: index)!, priority: priority) }
+            for (index, priority) in initial.enumerated() {
+                model.insert(heap.handle(forIndex: index)!, priority: priority)
+            }
         } else {
             heap = IndexedHeap()
         }
@@ -68,7 +70,9 @@ struct IndexedHeapRandomTests {
             case .insert:
                 let priority = randomPriority()
                 let handle = heap.insert(priority)
-                guard check(!model.contains(handle), "\(context): insert issued live handle \(handle)") else { return popped }
+                guard check(!model.contains(handle), "\(context): insert issued live handle \(handle)") else {
+                    return popped
+                }
                 model.insert(handle, priority: priority)
             case .remove:
                 guard let victim else { continue }
@@ -92,11 +96,19 @@ struct IndexedHeapRandomTests {
             case .popMax:
                 let result = heap.popMax()
                 guard let (handle, priority) = result else {
-                    guard check(model.isEmpty, "\(context): popMax returned nil, model has \(model.count)") else { return popped }
+                    guard check(model.isEmpty, "\(context): popMax returned nil, model has \(model.count)") else {
+                        return popped
+                    }
                     continue
                 }
-                guard check(priority == model.maxPriority, "\(context): popMax gave \(priority), model max \(String(describing: model.maxPriority))"),
-                    check(model[handle] == priority, "\(context): popMax gave \(handle): \(priority), model says \(String(describing: model[handle]))")
+                guard
+                    check(
+                        priority == model.maxPriority,
+                        "\(context): popMax gave \(priority), model max \(String(describing: model.maxPriority))"),
+                    check(
+                        model[handle] == priority,
+                        "\(context): popMax gave \(handle): \(priority), model says \(String(describing: model[handle]))"
+                    )
                 else { return popped }
                 model.remove(handle)
                 removed.append(handle)

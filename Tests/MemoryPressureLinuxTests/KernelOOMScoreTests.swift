@@ -31,7 +31,8 @@ import TestSupport
 
     @Test(.timeLimit(.minutes(1)))
     func rankingByOurBadnessMatchesTheKernelsOOMScore() throws {
-        let hogs = try MemoryHogs(Self.children.map { MemoryHogs.Spec(mebibytes: $0.mebibytes, adjustment: $0.adjustment) })
+        let hogs = try MemoryHogs(
+            Self.children.map { MemoryHogs.Spec(mebibytes: $0.mebibytes, adjustment: $0.adjustment) })
         defer { hogs.stop() }
         let fileSystem = ProcFileSystem.live
         // Read now that they are steady: our score and the kernel's together.

@@ -22,9 +22,10 @@ import TestSupport
         let order = ranking.engine.killOrder(limit: Int.max)
         let children = Set(hogs.pids)
         let ranked = order.filter { children.contains(Self.pid(of: $0.app)) }
-        let kernelScore = Dictionary(uniqueKeysWithValues: ranking.snapshot.processes.processes.map {
-            ($0.pid.rawValue, $0.kernelOOMScore ?? -1)
-        })
+        let kernelScore = Dictionary(
+            uniqueKeysWithValues: ranking.snapshot.processes.processes.map {
+                ($0.pid.rawValue, $0.kernelOOMScore ?? -1)
+            })
         #expect(ranked.count == specs.filter { $0.adjustment != -1000 }.count)
         var compared = 0
         for (position, earlier) in ranked.enumerated() {
@@ -91,7 +92,8 @@ import TestSupport
     /// would signal first. Its output goes to a file (line-buffered), which is polled; earlyoom
     /// is then killed (SIGKILL: a child may inherit a signal mask that blocks SIGTERM).
     static func earlyoomDryRunVictim() throws -> Int32 {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("earlyoom-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "earlyoom-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
@@ -118,6 +120,7 @@ import TestSupport
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw MemoryHogError("earlyoom named no victim within 20 s: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        throw MemoryHogError(
+            "earlyoom named no victim within 20 s: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 }

@@ -47,10 +47,16 @@ struct SimulationTests {
     @Test("a run in parallel gives exactly the metrics of a sequential run")
     func parallelEqualsSequential() async throws {
         let policies = try ["ios4", "lru", "linux-oom"].map { try Policy.shipped($0) }
-        let parallel = try await Comparison.run(workload: Self.small, policies: policies, seeds: [1, 2, 3], parallelism: 2)
-        let sequential = try await Comparison.run(workload: Self.small, policies: policies, seeds: [1, 2, 3], parallelism: 1)
-        #expect(parallel.runs.map { $0.map(\.metrics.deterministic) } == sequential.runs.map { $0.map(\.metrics.deterministic) })
-        #expect(parallel.runs.map { $0.map { $0.freeMemory.map(\.free) } } == sequential.runs.map { $0.map { $0.freeMemory.map(\.free) } })
+        let parallel = try await Comparison.run(
+            workload: Self.small, policies: policies, seeds: [1, 2, 3], parallelism: 2)
+        let sequential = try await Comparison.run(
+            workload: Self.small, policies: policies, seeds: [1, 2, 3], parallelism: 1)
+        #expect(
+            parallel.runs.map { $0.map(\.metrics.deterministic) }
+                == sequential.runs.map { $0.map(\.metrics.deterministic) })
+        #expect(
+            parallel.runs.map { $0.map { $0.freeMemory.map(\.free) } }
+                == sequential.runs.map { $0.map { $0.freeMemory.map(\.free) } })
         #expect(parallel.runs[0][0].metrics.kills > 0)
     }
 
@@ -146,8 +152,17 @@ struct SimulationTests {
         #expect(users.map(\.user) == ["u1", "u2"])
         let u1 = users[0].trace.entries
         #expect(u1.map(\.time) == [0, 150, 300, 1200, 3600, 3660])
-        #expect(u1.map { if case .home = $0.action { "home" } else if case .open(let l) = $0.action { l.id.rawValue } else { "?" } }
-            == ["com.example.mail", "home", "com.example.maps", "home", "com.example.mail", "home"])
+        #expect(
+            u1.map {
+                if case .home = $0.action {
+                    "home"
+                } else if case .open(let l) = $0.action {
+                    l.id.rawValue
+                } else {
+                    "?"
+                }
+            }
+                == ["com.example.mail", "home", "com.example.maps", "home", "com.example.mail", "home"])
         // u2: game, Closed, chat, then game opened again while chat is in front (no Closed of chat).
         #expect(users[1].trace.entries.count == 4)
         // The same app always gets the same footprint.
@@ -159,10 +174,19 @@ struct SimulationTests {
 
     @Test("a bad usage log row is reported with its line, column and field")
     func usageLogErrors() {
-        #expect(throws: InputError(file: "log.csv", line: 3, column: 5, path: "timestamp", message: "expected seconds or an ISO 8601 time, found \"soon\"")) {
-            try UsageLogImport.parse("user,session,timestamp,app,event\nu,1,10,a,Opened\nu,1,soon,a,Closed\n", file: "log.csv")
+        #expect(
+            throws: InputError(
+                file: "log.csv", line: 3, column: 5, path: "timestamp",
+                message: "expected seconds or an ISO 8601 time, found \"soon\"")
+        ) {
+            try UsageLogImport.parse(
+                "user,session,timestamp,app,event\nu,1,10,a,Opened\nu,1,soon,a,Closed\n", file: "log.csv")
         }
-        #expect(throws: InputError(file: "log.csv", line: 2, column: 10, path: "event", message: "expected Opened or Closed, found \"Started\"")) {
+        #expect(
+            throws: InputError(
+                file: "log.csv", line: 2, column: 10, path: "event",
+                message: "expected Opened or Closed, found \"Started\"")
+        ) {
             try UsageLogImport.parse("user,session,timestamp,app,event\nu,1,10,a,Started\n", file: "log.csv")
         }
     }
@@ -184,10 +208,20 @@ struct SimulationTests {
         #expect(workload.backgroundTaskShare == 0.5)
         #expect(workload.hours == 2)
         #expect(workload.locksPerHour == Workload.phone.locksPerHour)
-        #expect(throws: InputError(file: "bad.yaml", line: 2, column: 3, path: "usage", message: "unknown key \"hourz\"; expected hours, popularity, switchesPerHour, interruptionsPerHour, locksPerHour, lockSeconds, viewSwitchesPerMinute, growthPerMinute, backgroundTaskShare, backgroundTaskSeconds, homeShare")) {
+        #expect(
+            throws: InputError(
+                file: "bad.yaml", line: 2, column: 3, path: "usage",
+                message:
+                    "unknown key \"hourz\"; expected hours, popularity, switchesPerHour, interruptionsPerHour, locksPerHour, lockSeconds, viewSwitchesPerMinute, growthPerMinute, backgroundTaskShare, backgroundTaskSeconds, homeShare"
+            )
+        ) {
             try Workload(yaml: "usage:\n  hourz: 3\n", file: "bad.yaml")
         }
-        #expect(throws: InputError(file: "bad.yaml", line: 1, column: 25, path: "apps.exitsOnSuspend", message: "expected a share such as 2% or 0.02, found the string \"many\"")) {
+        #expect(
+            throws: InputError(
+                file: "bad.yaml", line: 1, column: 25, path: "apps.exitsOnSuspend",
+                message: "expected a share such as 2% or 0.02, found the string \"many\"")
+        ) {
             try Workload(yaml: "apps: { exitsOnSuspend: many }\n", file: "bad.yaml")
         }
     }

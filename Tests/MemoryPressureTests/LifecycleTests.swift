@@ -180,7 +180,9 @@ struct LifecycleTests {
         let engine = PressureEngine.scenario()
         try engine.step(0, .launch("A", mib: 40))
         let before = engine.allApps
-        #expect(throws: EngineError.alreadyRunning("A", state: .active)) { try engine.apply(.launch("A", mib: 40), at: 1) }
+        #expect(throws: EngineError.alreadyRunning("A", state: .active)) {
+            try engine.apply(.launch("A", mib: 40), at: 1)
+        }
         #expect(throws: EngineError.alreadyForeground("A")) { try engine.apply(.open("A", mib: 40), at: 1) }
         #expect(throws: EngineError.unknownApp("Z")) { try engine.apply(.userKill(app: "Z"), at: 1) }
         #expect(throws: EngineError.cannotKillForeground("A")) { try engine.apply(.userKill(app: "A"), at: 1) }

@@ -215,7 +215,8 @@ struct PressureTests {
 struct UnusedLevelTests {
     @Test("a policy with only a critical level goes straight from normal to critical and back")
     func onlyCritical() throws {
-        let engine = PressureEngine.scenario(memory: .mebibytes(256), reserved: .mebibytes(56), policy: try .shipped("linux-oom"))
+        let engine = PressureEngine.scenario(
+            memory: .mebibytes(256), reserved: .mebibytes(56), policy: try .shipped("linux-oom"))
         try engine.step(0, .launch("A", mib: 150))
         // 200 MiB usable; linux-oom enters critical below 1 % (2 MiB) free and kills.
         let events = try engine.step(1, .allocate("A", mib: 49))

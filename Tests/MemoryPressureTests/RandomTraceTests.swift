@@ -29,7 +29,8 @@ struct RandomTraceTests {
                 _ = engine.takeEvents()
                 let violation = engine._invariantViolation()
                 #expect(violation == nil, "seed \(seed) step \(step) after \(action): \(violation ?? "")")
-                #expect(engine.free == engine.device.usable - Bytes(engine.allApps.reduce(0) { $0 + $1.footprint.value }))
+                #expect(
+                    engine.free == engine.device.usable - Bytes(engine.allApps.reduce(0) { $0 + $1.footprint.value }))
                 if violation != nil { return }
             }
             #expect(refused < 2_000, "seed \(seed): every action was refused")

@@ -39,18 +39,29 @@ struct ReplayCommandTests {
     @Test(
         "a malformed trace is reported with its line and what was expected (exit 65), and nothing is printed",
         arguments: [
-            ("{\"t\":0,\"event\":\"home\"}\n{\"t\":1,\"event\":\"launch\",\"app\":\"A\"}\n",
-             "<stdin>:2:1: missing key \"footprint\": expected a size such as 4096 or 40MiB"),
-            ("{\"t\":0,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n{\"t\":1,\"event\":\"home\",}\n",
-             "<stdin>:2:23: expected a member name in double quotes, found '}'"),
+            (
+                "{\"t\":0,\"event\":\"home\"}\n{\"t\":1,\"event\":\"launch\",\"app\":\"A\"}\n",
+                "<stdin>:2:1: missing key \"footprint\": expected a size such as 4096 or 40MiB"
+            ),
+            (
+                "{\"t\":0,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n{\"t\":1,\"event\":\"home\",}\n",
+                "<stdin>:2:23: expected a member name in double quotes, found '}'"
+            ),
             ("{\"t\":0,\"event\":\"jump\"}\n", "<stdin>:1: event: unknown event \"jump\"; expected device, launch"),
-            ("{\"t\":5,\"event\":\"tick\"}\n{\"t\":4,\"event\":\"tick\"}\n", "<stdin>:2: t: time 4 is before the previous line's 5"),
-            ("{\"t\":0,\"event\":\"allocate\",\"app\":\"A\",\"bytes\":true}\n",
-             "<stdin>:1:45: bytes: expected a size such as 4096, 640KiB or 40MiB, found true"),
+            (
+                "{\"t\":5,\"event\":\"tick\"}\n{\"t\":4,\"event\":\"tick\"}\n",
+                "<stdin>:2: t: time 4 is before the previous line's 5"
+            ),
+            (
+                "{\"t\":0,\"event\":\"allocate\",\"app\":\"A\",\"bytes\":true}\n",
+                "<stdin>:1:45: bytes: expected a size such as 4096, 640KiB or 40MiB, found true"
+            ),
             ("{\"t\":0,\"event\":\"home\",\"colour\":1}\n", "<stdin>:1:23: unknown key \"colour\"; expected t, event"),
             ("[1,2]\n", "<stdin>:1:1: expected a mapping of keys to values, found a list"),
-            ("{\"t\":0,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n{\"t\":1,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n",
-             "<stdin>:2: cannot launch A: it is already running (active)"),
+            (
+                "{\"t\":0,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n{\"t\":1,\"event\":\"launch\",\"app\":\"A\",\"footprint\":\"40MiB\"}\n",
+                "<stdin>:2: cannot launch A: it is already running (active)"
+            ),
         ])
     func malformed(input: String, message: String) throws {
         let result = try runMempressure(["replay", "-", "--format", "jsonl"], input: input)

@@ -14,7 +14,8 @@ struct SimulationCommandTests {
         func strip(_ value: Any) -> Any {
             if let dictionary = value as? NSDictionary {
                 let copy = NSMutableDictionary()
-                for (key, item) in dictionary where !["eventsPerSecond", "nanosecondsPerDecision"].contains(key as! String) {
+                for (key, item) in dictionary
+                where !["eventsPerSecond", "nanosecondsPerDecision"].contains(key as! String) {
                     copy.setObject(strip(item), forKey: key as! NSString)
                 }
                 return copy
@@ -54,7 +55,9 @@ struct SimulationCommandTests {
     func simulateTraceUnderPressure() throws {
         let trace = Self.temporaryPath("pressure.jsonl")
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let result = try runMempressure(["simulate", "--apps", "300", "--hours", "6", "--seed", "4", "--trace-out", trace])
+        let result = try runMempressure([
+            "simulate", "--apps", "300", "--hours", "6", "--seed", "4", "--trace-out", trace,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
         // Either every action was possible under the policy's kills, or replay names the first
@@ -121,11 +124,15 @@ struct SimulationCommandTests {
         try "usage:\n  hours: lots\n".write(toFile: workload, atomically: true, encoding: .utf8)
         let malformed = try runMempressure(["simulate", "--workload", workload])
         #expect(malformed.status == 65)
-        #expect(malformed.standardError.contains("workload.yaml:2:10: usage.hours: expected a number, found the string \"lots\""))
+        #expect(
+            malformed.standardError.contains(
+                "workload.yaml:2:10: usage.hours: expected a number, found the string \"lots\""))
         #expect(try runMempressure(["simulate", "--workload", "no/such/workload.yaml"]).status == 66)
         #expect(try runMempressure(["compare", "--seeds", "0"]).status == 64)
         #expect(try runMempressure(["simulate", "--hours", "-2"]).status == 64)
-        let unwritable = try runMempressure(["compare", "--apps", "50", "--hours", "1", "--seeds", "1", "--svg", "/no/such/dir/chart.svg"])
+        let unwritable = try runMempressure([
+            "compare", "--apps", "50", "--hours", "1", "--seeds", "1", "--svg", "/no/such/dir/chart.svg",
+        ])
         #expect(unwritable.status == 74)
         #expect(unwritable.standardError.contains("/no/such/dir/chart.svg"))
         #expect(!FileManager.default.fileExists(atPath: "/no/such/dir/chart.svg"))

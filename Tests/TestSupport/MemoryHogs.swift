@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Child processes that each hold a given amount of touched memory, with a given
@@ -40,7 +40,9 @@ public final class MemoryHogs {
 
     /// Starts one child per spec and waits (up to 30 s) until each holds its memory.
     public init(_ specs: [Spec]) throws {
-        guard let interpreter = Self.interpreter else { throw MemoryHogError("python3 is needed to start children holding memory") }
+        guard let interpreter = Self.interpreter else {
+            throw MemoryHogError("python3 is needed to start children holding memory")
+        }
         Self.exclusive.wait()
         holdsExclusive = true
         for spec in specs {
@@ -91,7 +93,8 @@ public final class MemoryHogs {
     public static func residentMebibytes(of pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kibibytes = Int(line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+            let kibibytes = Int(
+                line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         else { return 0 }
         return kibibytes >> 10
     }

@@ -25,7 +25,9 @@ public struct RandomActionGenerator {
             var modes: BackgroundModes = []
             if app.rawValue.hasSuffix("3") { modes = .audio }
             let viewCount = Int.random(in: 0...3, using: &random)
-            let views = (0..<viewCount).map { ViewSpec(name: "v\($0)", bytes: .mebibytes(Int64.random(in: 1...8, using: &random))) }
+            let views = (0..<viewCount).map {
+                ViewSpec(name: "v\($0)", bytes: .mebibytes(Int64.random(in: 1...8, using: &random)))
+            }
             action = .open(
                 AppLaunch(
                     id: app, footprint: .mebibytes(Int64.random(in: 40...120, using: &random)), backgroundModes: modes,
@@ -33,9 +35,11 @@ public struct RandomActionGenerator {
                     purgeable: .mebibytes(Int64.random(in: 0...5, using: &random)),
                     ignoresWarnings: app.rawValue.hasSuffix("5")))
         case 25..<45:
-            action = .allocate(app: app, bytes: .mebibytes(Int64.random(in: 1...30, using: &random)), purgeable: roll % 2 == 0)
+            action = .allocate(
+                app: app, bytes: .mebibytes(Int64.random(in: 1...30, using: &random)), purgeable: roll % 2 == 0)
         case 45..<55:
-            action = .free(app: app, bytes: .mebibytes(Int64.random(in: 1...10, using: &random)), purgeable: roll % 2 == 0)
+            action = .free(
+                app: app, bytes: .mebibytes(Int64.random(in: 1...10, using: &random)), purgeable: roll % 2 == 0)
         case 55..<63: action = .home
         case 63..<68: action = .interrupt
         case 68..<73: action = .interruptEnd(answered: roll % 2 == 0)
