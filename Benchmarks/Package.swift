@@ -8,6 +8,9 @@
 //   heap update, and kill-order on a snapshot of 100,000 apps (the process's malloc is glibc's).
 // - SimulationBenchmarks: 24-hour simulations and the engine's bytes per tracked app; it links
 //   MemoryPressureJemalloc, so jemalloc is the process's malloc and its statistics measure memory.
+// - LiveProcBenchmarks: one refresh of the live Linux kill order against re-reading and fully sorting,
+//   on this machine's /proc and on 10,000 synthetic /proc entries.
+// - BenchmarkSupport: a library the executables share (the plugin only runs executables).
 
 import PackageDescription
 
@@ -20,11 +23,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "IndexedHeapModule", package: "MemoryPressure"),
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+            ],
+            path: "Benchmarks/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "IndexedHeapBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "IndexedHeapModule", package: "MemoryPressure"),
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Benchmarks/IndexedHeapBenchmarks",
@@ -36,6 +49,7 @@ let package = Package(
             name: "EngineBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "IndexedHeapModule", package: "MemoryPressure"),
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
@@ -49,11 +63,25 @@ let package = Package(
             name: "SimulationBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
                 .product(name: "MemoryPressureJemalloc", package: "MemoryPressure"),
             ],
             path: "Benchmarks/SimulationBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "LiveProcBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureLinux", package: "MemoryPressure"),
+            ],
+            path: "Benchmarks/LiveProcBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]

@@ -9,7 +9,7 @@ run's iterations), and the "over runs" columns show the range of the per-run fig
 
 Units: the JMH export gives wall-clock time in microseconds per iteration. IndexedHeap benchmarks
 and footprint changes run 1,000 operations per iteration, so there microseconds per iteration are
-nanoseconds per operation; every other benchmark runs one replay, step or run per iteration.
+nanoseconds per operation; every other benchmark runs one replay, step, run or refresh per iteration.
 
 The export copies a benchmark's custom metrics into the entries of the benchmarks that follow it
 (in its own order), so every table reads only the metrics its benchmarks record.
@@ -200,6 +200,36 @@ def simulation(runs):
                   f"{span(values(runs, name, 'engine bytes per app'), '{:,.0f}')} |")
 
 
+def live_proc(runs):
+    steps = [
+        ("refresh in place + killOrder 10", "**refresh in place**: `LiveKillOrder.refresh(at:)` + `killOrder(limit: 10)`"),
+        ("naive: read + full sort", "**naive**: `LinuxSystemSnapshot.read(from:)` + sort every process by `LinuxOOMBadness.points`, take 10"),
+        ("read only", "read only: `LinuxSystemSnapshot.read(from:)`"),
+        ("rank only, in place", "rank only, in place: the refresh's engine update + `killOrder(limit: 10)`"),
+        ("rank only, full sort", "rank only, full sort: points of every process, sort, take 10"),
+    ]
+    print("### One refresh of the live kill order (linux-oom)\n")
+    print("| process table | processes | step | mean ms | p50 ms | mallocs | mean ms over runs |")
+    print("|---|--:|---|--:|--:|--:|--:|")
+    sources = [("this machine", "this machine (`/proc`)"), ("synthetic N=10K", "10,000 synthetic entries (tmpfs)")]
+    for key, label in sources:
+        for step, step_label in steps:
+            name = f"Live proc {key}: {step}"
+            print(f"| {label} | {med(runs, name, 'processes'):,.0f} | {step_label} | {med(runs, name, TIME) / 1000:,.3f} | "
+                  f"{med(runs, name, TIME, '50.0') / 1000:,.3f} | {med(runs, name, MALLOC):,.0f} | "
+                  f"{span([v / 1000 for v in values(runs, name, TIME)], '{:,.3f}')} |")
+
+    def ratio(key, a, b, fmt="{:,.2f}", unit="×"):
+        a, b = f"Live proc {key}: {a}", f"Live proc {key}: {b}"
+        r = [x[a][TIME]["score"] / x[b][TIME]["score"] for x in runs if a in x and b in x]
+        return f"{fmt.format(statistics.median(r))}{unit} ({span(r, fmt, unit)})"
+    print()
+    for key, label in sources:
+        print(f"{label}: naive ÷ in place {ratio(key, 'naive: read + full sort', 'refresh in place + killOrder 10')}; "
+              f"read only ÷ refresh in place {ratio(key, 'read only', 'refresh in place + killOrder 10')}; "
+              f"rank in place ÷ rank by full sort {ratio(key, 'rank only, in place', 'rank only, full sort')}  ")
+
+
 def main():
     runs = load(sys.argv[1:])
     names = set().union(*runs)
@@ -214,6 +244,9 @@ def main():
         print()
     if any(n.startswith("Simulation") for n in names):
         simulation(runs)
+        print()
+    if any(n.startswith("Live proc") for n in names):
+        live_proc(runs)
 
 
 if __name__ == "__main__":

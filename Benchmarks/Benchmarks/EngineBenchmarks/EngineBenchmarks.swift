@@ -3,33 +3,12 @@
 // apps (issue 4). See ../../README.md for how to run them and the measured figures.
 
 import Benchmark
+import BenchmarkSupport
 import IndexedHeapModule
 import MemoryPressure
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// "1K", "10K", "100K".
-func label(_ size: Int) -> String {
-    size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K"
-}
-
 let benchmarks: @Sendable () -> Void = {
-    if IndexedHeap<UInt64>._isInternalChecksEnabled {
-        var warning = """
-
-            ****************************************************************************************
-            WARNING: built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation checks every
-            invariant in O(n). These figures are NOT representative. Rebuild without it.
-            ****************************************************************************************
-
-
-            """
-        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    warnIfBuiltWithInternalChecks()
 
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import IndexedHeapModule
 import MemoryPressure
 
@@ -44,7 +45,7 @@ final class FootprintChangeBenchmark {
     var device: Device { Device(memory: .mebibytes(Int64(apps) * 128 + 1024), reserved: .mebibytes(1024)) }
 
     func setUp() {
-        var rng = SplitMix64(seed: 0xF007_9417 &+ UInt64(apps))
+        var rng = SeededGenerator(seed: 0xF007_9417 &+ UInt64(apps))
         let engine: PressureEngine
         do { engine = try PressureEngine(device: device, policy: .ios4) } catch { fatalError("\(error)") }
         footprints = (0..<apps).map { _ in Int64(16 << 20) + Int64(rng.next(below: 48 << 20)) }

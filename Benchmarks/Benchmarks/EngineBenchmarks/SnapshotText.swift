@@ -1,4 +1,6 @@
+import BenchmarkSupport
 import Foundation
+import MemoryPressure
 
 /// A deterministic JSON snapshot of a server with `apps` tenants, in the shape of
 /// `Examples/snapshots/server.json` (see `scripts/make-server-snapshot.py`): states suspended /
@@ -7,10 +9,10 @@ import Foundation
 /// within a day, `oomScoreAdj` from {0, 0, 100, 300, 900} (−1000 for 1 %), swap 0 … 3 MiB, page
 /// tables = footprint / 500. The device is the script's 64 GiB server scaled with the number of
 /// tenants (the script's 2,000 tenants on 64 GiB memory, 2 GiB reserved and 8 GiB swap), so free
-/// memory is in the same range. Drawn from SplitMix64, so the values differ from the script's.
+/// memory is in the same range. Drawn from SeededGenerator (SplitMix64), so the values differ from the script's.
 enum SnapshotText {
     static func server(apps: Int, seed: UInt64 = 20_261_121) -> String {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let scale = Int64(max(apps / 2_000, 1))
         let gib: Int64 = 1 << 30
         var text = "{\"device\":{\"memory\":\(64 * gib * scale),\"reserved\":\(2 * gib * scale),"
@@ -42,7 +44,7 @@ enum SnapshotText {
     }
 
     /// A standard normal draw (Box–Muller).
-    static func gaussian(_ rng: inout SplitMix64) -> Double {
+    static func gaussian(_ rng: inout SeededGenerator) -> Double {
         let u1 = (Double(rng.next() >> 11) + 1) / Double(1 << 53)
         let u2 = Double(rng.next() >> 11) / Double(1 << 53)
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)

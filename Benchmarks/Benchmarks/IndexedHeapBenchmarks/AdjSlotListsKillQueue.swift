@@ -1,3 +1,5 @@
+import MemoryPressure
+
 /// Competitor (d), faithful form: Android lmkd's `procadjslot_list` and `kill_heaviest_task`.
 ///
 /// lmkd keeps one circular doubly linked list per `oom_score_adj` slot of individually allocated
@@ -30,7 +32,7 @@ final class AdjSlotListsKillQueue: KillQueue {
     private let top: TopKBuffer
 
     init(keys: [UInt64]) {
-        var rng = SplitMix64(seed: 0xAD75_1075 &+ UInt64(keys.count))
+        var rng = SeededGenerator(seed: 0xAD75_1075 &+ UInt64(keys.count))
         heads = .allocate(capacity: KillKey.bandCount)
         for band in 0..<KillKey.bandCount {
             let head = heads + band

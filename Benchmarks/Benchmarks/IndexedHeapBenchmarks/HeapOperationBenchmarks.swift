@@ -1,5 +1,7 @@
 import Benchmark
+import BenchmarkSupport
 import IndexedHeapModule
+import MemoryPressure
 
 /// The state of one single-operation benchmark on an `IndexedHeap<UInt64>` of about `size`
 /// elements: the heap and its inputs are built in `setup` (outside any measurement) and freed in
@@ -29,13 +31,13 @@ final class HeapOperationBenchmark {
     init(size: Int) { self.size = size }
 
     /// A random key in 2^40 ..< 2^62, so ±1 % drifts never overflow.
-    static func randomKey(_ rng: inout SplitMix64) -> UInt64 {
+    static func randomKey(_ rng: inout SeededGenerator) -> UInt64 {
         (UInt64(1) << 40) + rng.next() % ((UInt64(1) << 62) - (UInt64(1) << 40))
     }
 
     /// Builds a heap of `size + extra` random elements and the input streams.
     func setUp(extra: Int = 0, opsPerIteration: Int = 1_000) {
-        var rng = SplitMix64(seed: 0x1DE8_ED4E_A9 &+ UInt64(size))
+        var rng = SeededGenerator(seed: 0x1DE8_ED4E_A9 &+ UInt64(size))
         let count = size + extra
         heap = IndexedHeap((0..<count).map { _ in Self.randomKey(&rng) })
         heap.reserveCapacity(count + opsPerIteration)

@@ -3,35 +3,14 @@
 // See ../../README.md for how to run them and the measured figures.
 
 import Benchmark
+import BenchmarkSupport
 import IndexedHeapModule
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The heap sizes (and numbers of apps) every benchmark runs at.
 let sizes = [1_000, 10_000, 100_000, 1_000_000]
 
-/// "1K", "10K", "100K", "1M".
-func label(_ size: Int) -> String {
-    size >= 1_000_000 ? "\(size / 1_000_000)M" : "\(size / 1_000)K"
-}
-
 let benchmarks: @Sendable () -> Void = {
-    if IndexedHeap<UInt64>._isInternalChecksEnabled {
-        var warning = """
-
-            ****************************************************************************************
-            WARNING: IndexedHeapModule was built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation
-            checks every invariant in O(n). These figures are NOT representative. Rebuild without it.
-            ****************************************************************************************
-
-
-            """
-        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    warnIfBuiltWithInternalChecks()
     selfCheckKillQueues()
 
     Benchmark.defaultConfiguration = .init(

@@ -1,3 +1,6 @@
+import BenchmarkSupport
+import MemoryPressure
+
 /// The packed `UInt64` key of the kill-queue workload: the higher the key, the sooner the app is killed.
 ///
 ///     bit 63 ... 60 | 59 ........................ 20 | 19 ........ 0
@@ -46,7 +49,7 @@ enum KillKey {
 
     /// A random band (uniform over the 16 bands) and footprint (log-uniform from 1 MiB to 2 GiB),
     /// with the app bits left zero.
-    static func random(using rng: inout SplitMix64) -> UInt64 {
+    static func random(using rng: inout SeededGenerator) -> UInt64 {
         let band = rng.next(below: bandCount)
         let exponent = 10 + rng.next(below: 11)  // 2^10 KiB ... 2^21 KiB
         let footprint = (UInt64(1) << exponent) + rng.next() % (UInt64(1) << exponent)

@@ -1,3 +1,6 @@
+import BenchmarkSupport
+import MemoryPressure
+
 /// One operation of the mixed kill-queue workload.
 struct KillQueueOperation {
     enum Kind: UInt8 {
@@ -27,7 +30,7 @@ struct KillQueueWorkload {
 
     init(apps: Int, operations operationCount: Int, seed: UInt64) {
         precondition(apps > 0 && apps <= Int(KillKey.appMask) + 1)
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         initialKeys = (0..<apps).map { app in KillKey.random(using: &rng) | UInt64(app) }
         operations = (0..<operationCount).map { _ in
             let app = UInt32(rng.next(below: apps))

@@ -1,3 +1,5 @@
+import MemoryPressure
+
 /// Competitor (c), faithful form: the Linux kernel's `select_bad_process`, which walks the task
 /// list (`for_each_process`: a circular doubly linked list of individually allocated
 /// `task_struct`s, in creation order) and, for each task, follows `task->mm` to a separately
@@ -38,7 +40,7 @@ final class TaskListScanKillQueue: KillQueue {
     private let top: TopKBuffer
 
     init(keys: [UInt64]) {
-        var rng = SplitMix64(seed: 0x7A5C_0001 &+ UInt64(keys.count))
+        var rng = SeededGenerator(seed: 0x7A5C_0001 &+ UInt64(keys.count))
         headRecord = .allocate(capacity: 1)
         headRecord.initialize(to: MM(key: 0))
         head = .allocate(capacity: 1)

@@ -3,30 +3,13 @@
 // malloc and its statistics measure memory. See ../../README.md for the measured figures.
 
 import Benchmark
-import IndexedHeapModule
+import BenchmarkSupport
 import MemoryPressure
 import MemoryPressureJemalloc
 import MemoryPressureSimulation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 let benchmarks: @Sendable () -> Void = {
-    if IndexedHeap<UInt64>._isInternalChecksEnabled {
-        var warning = """
-
-            ****************************************************************************************
-            WARNING: built with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation checks every
-            invariant in O(n). These figures are NOT representative. Rebuild without it.
-            ****************************************************************************************
-
-
-            """
-        warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
+    warnIfBuiltWithInternalChecks()
     // A copy of this executable started to measure memory does that and exits here.
     CleanProcess.runIfChild()
 
