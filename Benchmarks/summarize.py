@@ -72,6 +72,12 @@ TIME = "Time (wall clock)"
 MALLOC = "Malloc (total)"
 
 
+def ratio(runs, a, b, fmt="{:,.2f}", unit="×"):
+    """The median over runs of benchmark a's mean time ÷ benchmark b's, with the range over runs."""
+    r = [x[a][TIME]["score"] / x[b][TIME]["score"] for x in runs if a in x and b in x]
+    return f"{fmt.format(statistics.median(r))}{unit} ({span(r, fmt, unit)})"
+
+
 def heap(runs):
     header = "| benchmark | mean ns/op | p50 ns/op | ops/s | mallocs/op | mean ns/op over runs |\n|---|--:|--:|--:|--:|--:|"
 
@@ -161,13 +167,11 @@ def kill_order(runs):
         print(f"| {label} | {med(runs, name, TIME) / 1000:,.3f} | {med(runs, name, TIME, '50.0') / 1000:,.3f} | "
               f"{med(runs, name, MALLOC):,.0f} | {span([v / 1000 for v in values(runs, name, TIME)], '{:,.3f}')} |")
 
-    def ratio(a, b):
-        a, b = f"Kill-order N=100K: {a}", f"Kill-order N=100K: {b}"
-        r = [x[a][TIME]["score"] / x[b][TIME]["score"] for x in runs if a in x and b in x]
-        return f"{statistics.median(r):,.1f}× ({span(r, '{:,.1f}', '×')})"
-    print(f"\nfull sort of the keys ÷ `killOrder(limit: 100)`: {ratio('full sort of all keys, take 100', 'killOrder 100 on a built engine')}  ")
-    print(f"full sort of the apps ÷ `killOrder(limit: 100)`: {ratio('full sort of all apps on a built engine, take 100', 'killOrder 100 on a built engine')}  ")
-    print(f"rank by full sort ÷ rank with the heap: {ratio('rank by full sort engine + sort all apps', 'rank engine + killOrder 100')}")
+    def kill_ratio(a, b):
+        return ratio(runs, f"Kill-order N=100K: {a}", f"Kill-order N=100K: {b}", "{:,.1f}")
+    print(f"\nfull sort of the keys ÷ `killOrder(limit: 100)`: {kill_ratio('full sort of all keys, take 100', 'killOrder 100 on a built engine')}  ")
+    print(f"full sort of the apps ÷ `killOrder(limit: 100)`: {kill_ratio('full sort of all apps on a built engine, take 100', 'killOrder 100 on a built engine')}  ")
+    print(f"rank by full sort ÷ rank with the heap: {kill_ratio('rank by full sort engine + sort all apps', 'rank engine + killOrder 100')}")
 
 
 def simulation(runs):
@@ -200,6 +204,11 @@ def simulation(runs):
                   f"{span(values(runs, name, 'engine bytes per app'), '{:,.0f}')} |")
 
 
+def ms(value):
+    """Milliseconds with three decimals, or four significant digits below 0.1 ms."""
+    return f"{value:,.3f}" if value >= 0.1 else f"{value:.4g}"
+
+
 def live_proc(runs):
     steps = [
         ("refresh in place + killOrder 10", "**refresh in place**: `LiveKillOrder.refresh(at:)` + `killOrder(limit: 10)`"),
@@ -215,38 +224,33 @@ def live_proc(runs):
     for key, label in sources:
         for step, step_label in steps:
             name = f"Live proc {key}: {step}"
-            print(f"| {label} | {med(runs, name, 'processes'):,.0f} | {step_label} | {med(runs, name, TIME) / 1000:,.3f} | "
-                  f"{med(runs, name, TIME, '50.0') / 1000:,.3f} | {med(runs, name, MALLOC):,.0f} | "
-                  f"{span([v / 1000 for v in values(runs, name, TIME)], '{:,.3f}')} |")
+            times = [v / 1000 for v in values(runs, name, TIME)]
+            print(f"| {label} | {med(runs, name, 'processes'):,.0f} | {step_label} | {ms(med(runs, name, TIME) / 1000)} | "
+                  f"{ms(med(runs, name, TIME, '50.0') / 1000)} | {med(runs, name, MALLOC):,.0f} | "
+                  f"{ms(min(times))}–{ms(max(times))} |")
 
-    def ratio(key, a, b, fmt="{:,.2f}", unit="×"):
-        a, b = f"Live proc {key}: {a}", f"Live proc {key}: {b}"
-        r = [x[a][TIME]["score"] / x[b][TIME]["score"] for x in runs if a in x and b in x]
-        return f"{fmt.format(statistics.median(r))}{unit} ({span(r, fmt, unit)})"
-    print()
+    def live_ratio(key, a, b):
+        return ratio(runs, f"Live proc {key}: {a}", f"Live proc {key}: {b}")
+    print("\n| process table | naive ÷ in place | read only ÷ refresh in place | rank in place ÷ rank by full sort |")
+    print("|---|--:|--:|--:|")
     for key, label in sources:
-        print(f"{label}: naive ÷ in place {ratio(key, 'naive: read + full sort', 'refresh in place + killOrder 10')}; "
-              f"read only ÷ refresh in place {ratio(key, 'read only', 'refresh in place + killOrder 10')}; "
-              f"rank in place ÷ rank by full sort {ratio(key, 'rank only, in place', 'rank only, full sort')}  ")
+        print(f"| {label} | {live_ratio(key, 'naive: read + full sort', 'refresh in place + killOrder 10')} | "
+              f"{live_ratio(key, 'read only', 'refresh in place + killOrder 10')} | "
+              f"{live_ratio(key, 'rank only, in place', 'rank only, full sort')} |")
+
+
+SECTIONS = [("Kill queue mixed", heap), ("Engine replay", engine), ("Kill-order", kill_order),
+            ("Simulation", simulation), ("Live proc", live_proc)]
 
 
 def main():
     runs = load(sys.argv[1:])
     names = set().union(*runs)
-    if any(n.startswith("Kill queue mixed") for n in names):
-        heap(runs)
-        print()
-    if any(n.startswith("Engine replay") for n in names):
-        engine(runs)
-        print()
-    if any(n.startswith("Kill-order") for n in names):
-        kill_order(runs)
-        print()
-    if any(n.startswith("Simulation") for n in names):
-        simulation(runs)
-        print()
-    if any(n.startswith("Live proc") for n in names):
-        live_proc(runs)
+    present = [section for prefix, section in SECTIONS if any(n.startswith(prefix) for n in names)]
+    for index, section in enumerate(present):
+        if index:
+            print()
+        section(runs)
 
 
 if __name__ == "__main__":
