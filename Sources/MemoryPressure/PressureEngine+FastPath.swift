@@ -35,7 +35,7 @@ extension PressureEngine {
         if let next = taskQueue.max, -next.priority <= time { expireBackgroundTasks(through: time) }
         try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
         now = time
-        evaluatePressure()
+        if needsPressureEvaluation { evaluatePressure() }
     }
 
     /// The footprint change shared by actions and references; checks before it changes anything.

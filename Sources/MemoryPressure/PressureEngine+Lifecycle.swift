@@ -160,10 +160,12 @@ extension PressureEngine {
         apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[index].id)) : 0
         let (bands, limit) = classification(of: index)
         apps[index].bands = bands
-        withExtras(index) { extras in
-            extras.limitActive = limit?.active?.value ?? 0
-            extras.limitInactive = limit?.inactive?.value ?? 0
-            extras.limitIsFatal = limit?.fatal ?? false
+        if limit != nil || apps[index].flags.contains(.hasLimit) {
+            withExtras(index) { extras in
+                extras.limitActive = limit?.active?.value ?? 0
+                extras.limitInactive = limit?.inactive?.value ?? 0
+                extras.limitIsFatal = limit?.fatal ?? false
+            }
         }
         apps[index].flags.remove(.isOverLimit)
         if limit != nil { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }

@@ -18,12 +18,7 @@ extension PressureEngine {
     /// as free memory allows.
     func evaluatePressure() {
         // The common case, on every footprint change: nothing to do at this level.
-        let free = accountant.free.value
-        if limitViolators.isEmpty && free >= riseBelow && free <= fallAbove
-            && !(level >= policy.kills.startLevel && free < killTarget)
-        {
-            return
-        }
+        guard needsPressureEvaluation else { return }
         defer { updateLevelBounds() }
         killLimitViolators()
         while true {
@@ -45,6 +40,15 @@ extension PressureEngine {
             level = lowered
             if lowered == .normal { foregroundIgnored = 0 }
         }
+    }
+
+    /// Whether free memory left the bounds of the current level, a kill is due, or an app crossed
+    /// a fatal limit: two comparisons in the common case.
+    @inline(__always)
+    var needsPressureEvaluation: Bool {
+        let free = accountant.free.value
+        return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
+            || (level >= policy.kills.startLevel && free < killTarget)
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below

@@ -145,6 +145,8 @@ extension PressureEngine {
     /// Stores what a snapshot says of app `index` beyond its hot record: swap, page tables, and
     /// its view caches as one offscreen view named `offscreenViews`.
     fileprivate func setSnapshotExtras(_ index: Int, _ app: ResidentApp) {
+        let hasExtras = app.swap.value != 0 || app.pageTables.value != 0 || app.viewCaches.value != 0
+        guard hasExtras || extras[Int32(truncatingIfNeeded: index)] != nil else { return }
         withExtras(index) { extras in
             extras.swap = app.swap.value
             extras.pageTables = app.pageTables.value
