@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "BenchmarkSupport",
             dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "IndexedHeapModule", package: "MemoryPressure"),
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
             ],

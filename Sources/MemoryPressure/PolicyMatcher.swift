@@ -46,8 +46,7 @@ struct PolicyMatcher {
         guard id.rawValue.hasSuffix("]"), let open = id.rawValue.lastIndex(of: "[") else { return false }
         let digits = id.rawValue[id.rawValue.index(after: open)..<id.rawValue.index(before: id.rawValue.endIndex)]
         guard !digits.isEmpty, digits.allSatisfy(\.isNumber) else { return false }
-        return (try? regex.wholeMatch(in: String(id.rawValue[..<open]))) != nil
-            || String(id.rawValue[..<open]).contains(regex)
+        return String(id.rawValue[..<open]).contains(regex)
     }
 
     /// Whether `subject` in `state` satisfies `match`.

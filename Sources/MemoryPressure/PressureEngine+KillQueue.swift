@@ -92,12 +92,11 @@ extension PressureEngine {
     /// first, as the kernel does), where totalpages is memory plus swap.
     @inline(__always)
     func badnessPages(of index: Int) -> Int64 {
-        let page = Self.pageSize
-        let adj = Int64(effectiveOomScoreAdj(of: index, in: apps[index].state))
-        let totalPages = accountant.device.badnessTotal.value / page
         let extras = extras(index)
-        return apps[index].footprint / page &+ extras.swap / page &+ extras.pageTables / page
-            &+ adj &* (totalPages / 1000)
+        return KernelOOMFormula.points(
+            resident: apps[index].footprint, swap: extras.swap, pageTables: extras.pageTables,
+            oomScoreAdj: Int64(effectiveOomScoreAdj(of: index, in: apps[index].state)),
+            totalPages: accountant.device.badnessTotal.value / Self.pageSize, pageSize: Self.pageSize)
     }
 
     /// `/proc/<pid>/oom_score` as `fs/proc/base.c` computes it since Linux 5.9:
@@ -105,8 +104,8 @@ extension PressureEngine {
     /// ±300 for `--prefer`/`--avoid`), clamped to 0...4095.
     @inline(__always)
     func oomScore(of index: Int) -> Int {
-        let totalPages = Swift.max(accountant.device.badnessTotal.value / Self.pageSize, 1)
-        let score = (1000 &+ badnessPages(of: index) &* 1000 / totalPages) &* 2 / 3
+        let score = KernelOOMFormula.oomScore(
+            points: badnessPages(of: index), totalPages: accountant.device.badnessTotal.value / Self.pageSize)
         return Swift.min(Swift.max(Int(score) &+ Int(apps[index].preference), 0), 4095)
     }
 

@@ -31,9 +31,10 @@ public enum LinuxOOMBadness {
         resident: Bytes, swap: Bytes, pageTables: Bytes, oomScoreAdj: Int, totalPages: Int, pageSize: Int
     ) -> Int? {
         guard oomScoreAdj != unkillableAdjustment else { return nil }
-        let page = Int64(pageSize)
-        let memory = resident.value / page + swap.value / page + pageTables.value / page
-        return Int(memory) + oomScoreAdj * (totalPages / 1000)
+        return Int(
+            KernelOOMFormula.points(
+                resident: resident.value, swap: swap.value, pageTables: pageTables.value,
+                oomScoreAdj: Int64(oomScoreAdj), totalPages: Int64(totalPages), pageSize: Int64(pageSize)))
     }
 
     /// `oom_badness()` of a process read from `/proc`: `nil` for unkillable ones (adjustment -1000,
@@ -52,6 +53,6 @@ public enum LinuxOOMBadness {
     /// - Complexity: O(1)
     public static func oomScore(points: Int?, totalPages: Int) -> Int {
         guard let points, totalPages > 0 else { return 0 }
-        return (1000 + points * 1000 / totalPages) * 2 / 3
+        return Int(KernelOOMFormula.oomScore(points: Int64(points), totalPages: Int64(totalPages)))
     }
 }

@@ -3,6 +3,7 @@
 // built with its O(n) internal checks. A library target: the benchmark plugin only runs
 // executable targets.
 
+import Benchmark
 import IndexedHeapModule
 import MemoryPressure
 
@@ -40,4 +41,20 @@ public func warnIfBuiltWithInternalChecks() {
 
         """
     warning.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+extension Benchmark.Configuration {
+    /// The configuration of the per-operation benchmarks: every iteration runs 1,000 operations
+    /// (`scalingFactor: .kilo`), so figures are per operation; 2 warm-up iterations, then up to
+    /// 2,000 iterations or 1 s.
+    public static var perOperation: Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal],
+            timeUnits: .nanoseconds,
+            warmupIterations: 2,
+            scalingFactor: .kilo,
+            maxDuration: .seconds(1),
+            maxIterations: 2_000
+        )
+    }
 }

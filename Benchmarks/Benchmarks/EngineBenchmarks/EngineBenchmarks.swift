@@ -10,14 +10,7 @@ import MemoryPressure
 let benchmarks: @Sendable () -> Void = {
     warnIfBuiltWithInternalChecks()
 
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 2,
-        scalingFactor: .kilo,  // every iteration runs 1,000 operations; figures are per operation
-        maxDuration: .seconds(1),
-        maxIterations: 2_000
-    )
+    Benchmark.defaultConfiguration = .perOperation
 
     // Issue 3 (a): replay throughput. One iteration = one replay.
     let replayConfiguration = Benchmark.Configuration(

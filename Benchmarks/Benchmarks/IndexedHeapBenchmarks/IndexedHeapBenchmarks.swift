@@ -13,14 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     warnIfBuiltWithInternalChecks()
     selfCheckKillQueues()
 
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 2,
-        scalingFactor: .kilo,  // every iteration runs 1,000 operations; figures are per operation
-        maxDuration: .seconds(1),
-        maxIterations: 2_000
-    )
+    Benchmark.defaultConfiguration = .perOperation
 
     for size in sizes {
         let n = "N=\(label(size))"
