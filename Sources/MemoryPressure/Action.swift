@@ -25,6 +25,11 @@ public enum Action: Sendable, Hashable {
     case hideView(app: AppID, view: String)
     /// The app asks for a finite stretch of background execution.
     case beginBackgroundTask(app: AppID, seconds: Double)
+    /// The app starts or stops using its declared background modes: `modes` is the set it uses from
+    /// now on (audio playback started or ended, navigation, a VoIP call). An app in the background
+    /// that uses none and has no background task is suspended at once; a launch starts with every
+    /// declared mode in use.
+    case useBackgroundModes(app: AppID, modes: BackgroundModes)
     /// The user kills the app from the app switcher.
     case userKill(app: AppID)
     /// A system notification (time change, locale change…) for every app; suspended apps get it,
@@ -32,6 +37,19 @@ public enum Action: Sendable, Hashable {
     case notify(name: String)
     /// Time passes: background tasks expire, pressure is re-evaluated.
     case tick
+}
+
+extension Action {
+    /// The app the action addresses, or `nil` for actions on the device (Home, lock, ticks…).
+    public var app: AppID? {
+        switch self {
+        case .launch(let launch), .open(let launch): launch.id
+        case .allocate(let app, _, _), .free(let app, _, _), .showView(let app, _, _), .hideView(let app, _),
+            .beginBackgroundTask(let app, _), .useBackgroundModes(let app, _), .userKill(let app):
+            app
+        case .home, .interrupt, .interruptEnd, .lock, .unlock, .notify, .tick: nil
+        }
+    }
 }
 
 /// What an app brings to a launch: its identity, memory and declarations.

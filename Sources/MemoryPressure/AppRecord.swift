@@ -28,7 +28,11 @@ struct AppRecord {
     var bands = BandTable()
     var state: AppState = .notRunning
     var flags: AppFlags = []
+    /// The background modes the app is using now (playing audio, navigating, in a call): they keep
+    /// it executing in the background. A subset of ``declaredModes``.
     var backgroundModes: BackgroundModes = []
+    /// The background modes the app declared at launch.
+    var declaredModes: BackgroundModes = []
     /// The sum of the policy's name preferences that match the app's id.
     var preference: Int16 = 0
     /// The app's own oom_score_adj, or ``AppRecord/derived`` to take the policy's value for its state.

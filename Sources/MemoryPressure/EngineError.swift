@@ -33,6 +33,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPattern(String)
     /// An app id appears twice where ids must be unique.
     case duplicateApp(AppID)
+    /// An app uses a background mode it did not declare at launch.
+    case undeclaredBackgroundMode(AppID, used: BackgroundModes, declared: BackgroundModes)
 
     /// What went wrong and what was expected.
     public var description: String {
@@ -56,6 +58,9 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyApps(let limit): "the engine tracks at most \(limit) apps"
         case .invalidPattern(let pattern): "invalid regular expression \"\(pattern)\""
         case .duplicateApp(let app): "app \(app) appears twice"
+        case .undeclaredBackgroundMode(let app, let used, let declared):
+            "\(app) uses background modes [\(used.modes.map(\.rawValue).joined(separator: ", "))] but declared "
+                + "only [\(declared.modes.map(\.rawValue).joined(separator: ", "))]"
         }
     }
 }

@@ -81,6 +81,12 @@ extension PressureEngine {
             guard seconds >= 0 else { throw .negativeSize("background task seconds") }
             let current = extras(index).taskHandle.map { -taskQueue.priority(of: $0) } ?? -.infinity
             scheduleTask(index, expiry: Swift.max(current, now + seconds))
+        case .useBackgroundModes(let app, let modes):
+            let index = try executingApp(app)
+            guard apps[index].declaredModes.isSuperset(of: modes) else {
+                throw .undeclaredBackgroundMode(app, used: modes, declared: apps[index].declaredModes)
+            }
+            useBackgroundModes(modes, index)
         case .userKill(let app):
             let index = try self.index(of: app)
             switch apps[index].state {
@@ -154,6 +160,7 @@ extension PressureEngine {
     /// its band in every state, and its memory limits.
     func configure(_ index: Int, backgroundModes: BackgroundModes, oomScoreAdj: Int?, priority: Int?) {
         apps[index].backgroundModes = backgroundModes
+        apps[index].declaredModes = backgroundModes
         apps[index].oomScoreAdj =
             oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
@@ -242,6 +249,26 @@ extension PressureEngine {
         }
         setState(index, .background)
         callback(index, .didEnterBackground)
+        suspendIfIdle(index)
+    }
+
+    /// Sets the background modes app `index` uses now: its band and limits follow (a policy may band
+    /// by the mode in use), and a background app left with nothing to do is suspended.
+    private func useBackgroundModes(_ modes: BackgroundModes, _ index: Int) {
+        if modes != apps[index].backgroundModes {
+            let declared = apps[index].declaredModes
+            let state = apps[index].state
+            let oldBand = apps[index].bands[state]
+            let adj = apps[index].oomScoreAdj == AppRecord.derived ? nil : Int(apps[index].oomScoreAdj)
+            configure(index, backgroundModes: modes, oomScoreAdj: adj, priority: apps[index].explicitPriority)
+            apps[index].declaredModes = declared
+            if apps[index].bands[state] != oldBand {
+                bandSequence &+= 1
+                apps[index].bandEntry = bandSequence
+            }
+            checkLimit(index)
+            syncKillQueue(index)
+        }
         suspendIfIdle(index)
     }
 

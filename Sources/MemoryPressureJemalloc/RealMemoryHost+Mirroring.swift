@@ -31,8 +31,8 @@ extension RealMemoryHost {
         case .hideView(let app, let view):
             let mirror = try existingMirror(of: app, step: "hideView")
             if mirror.onscreenView == view { mirror.onscreenView = nil }
-        case .launch, .open, .home, .interrupt, .interruptEnd, .lock, .unlock, .beginBackgroundTask, .userKill,
-            .notify, .tick:
+        case .launch, .open, .home, .interrupt, .interruptEnd, .lock, .unlock, .beginBackgroundTask,
+            .useBackgroundModes, .userKill, .notify, .tick:
             break
         }
     }
@@ -239,16 +239,6 @@ extension RealMemoryHost {
         }
     }
 
-    /// The app an action addresses, if any.
-    static func app(of action: Action) -> AppID? {
-        switch action {
-        case .launch(let launch), .open(let launch): return launch.id
-        case .allocate(let app, _, _), .free(let app, _, _), .showView(let app, _, _), .hideView(let app, _),
-            .beginBackgroundTask(let app, _), .userKill(let app):
-            return app
-        case .home, .interrupt, .interruptEnd, .lock, .unlock, .notify, .tick: return nil
-        }
-    }
 
     /// The app an event concerns, if any.
     static func app(of event: Event) -> AppID? {

@@ -96,7 +96,7 @@ public final class RealMemoryHost {
         }
         let events = engine.takeEvents()
         var touched = TouchedApps()
-        if let app = Self.app(of: action) { touched.insert(app) }
+        if let app = action.app { touched.insert(app) }
         try mirror(action)
         for event in events {
             if let app = Self.app(of: event) { touched.insert(app) }

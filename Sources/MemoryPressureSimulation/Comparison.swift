@@ -1,54 +1,62 @@
 import MemoryPressure
 
-/// Several policies replaying the very same traces (one per seed), with every run's metrics.
+/// Several policies replaying the very same samples (a seed's user-day, a user of a usage log, a
+/// trace file), with every run's metrics.
 public struct Comparison: Sendable {
     /// The workload's name.
     public var workload: String
     /// The policies, in the order given.
     public var policies: [String]
-    /// The seeds, one trace each.
-    public var seeds: [UInt64]
-    /// `runs[p][s]`: policy `p` on the trace of seed `s`.
+    /// The samples' labels (the seed, the user's id, the trace file), in run order.
+    public var samples: [String]
+    /// `runs[p][s]`: policy `p` on sample `s`.
     public var runs: [[SimulationRun]]
-    /// The device of the workload (for level thresholds on charts).
+    /// The device of the first sample (for level thresholds on charts).
     public var device: Device
     /// The policies themselves.
     public var policyValues: [Policy]
 
     /// A comparison from its parts (``run(workload:policies:seeds:parallelism:progress:)`` makes one).
     public init(
-        workload: String, policies: [String], seeds: [UInt64], runs: [[SimulationRun]], device: Device,
+        workload: String, policies: [String], samples: [String], runs: [[SimulationRun]], device: Device,
         policyValues: [Policy]
     ) {
         self.workload = workload
         self.policies = policies
-        self.seeds = seeds
+        self.samples = samples
         self.runs = runs
         self.device = device
         self.policyValues = policyValues
     }
 
-    /// Generates one trace per seed from `workload` and replays each under every policy.
+    /// Generates the trace of every seed from `workload` (for the phone workload, each seed is
+    /// another user) and replays each under every policy.
     ///
     /// Runs are spread over `parallelism` tasks (structured concurrency); every run is
     /// independent and deterministic, so the result equals a sequential run's, whatever the
-    /// parallelism. `progress` receives the number of finished runs.
+    /// parallelism. `progress` receives the number of finished runs and the total.
+    ///
+    /// - Throws: ``ReplayError`` if a policy cannot be used.
     public static func run(
         workload: Workload, policies: [Policy], seeds: [UInt64], parallelism: Int = 2,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
-        let generator = WorkloadGenerator(workload: workload, seed: seeds.first ?? 0)
+        let generator = WorkloadGenerator(workload: workload)
         let traces = seeds.map { generator.trace(seed: $0) }
         return try await run(
-            traces: traces, name: workload.name, policies: policies, seeds: seeds,
-            parallelism: parallelism, progress: progress)
+            traces: traces, name: workload.name, policies: policies, samples: seeds.map(String.init),
+            launchCost: workload.launchCost, parallelism: parallelism, progress: progress)
     }
 
-    /// Replays each of `traces` (one per seed) under every policy.
+    /// Replays each of `traces` (one per sample, labelled by `samples`) under every policy.
+    ///
+    /// - Throws: ``ReplayError`` if a policy cannot be used or a trace has an action the engine
+    ///   refuses for another reason than a kill.
     public static func run(
-        traces: [Trace], name: String, policies: [Policy], seeds: [UInt64], parallelism: Int = 2,
-        progress: (@Sendable (Int, Int) -> Void)? = nil
+        traces: [Trace], name: String, policies: [Policy], samples: [String], launchCost: LaunchCost = .phone,
+        parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
+        precondition(traces.count == samples.count, "one label per trace")
         let jobs = policies.indices.flatMap { policy in traces.indices.map { (policy, $0) } }
         var results = [[SimulationRun?]](
             repeating: [SimulationRun?](repeating: nil, count: traces.count), count: policies.count)
@@ -56,22 +64,24 @@ public struct Comparison: Sendable {
             var next = 0
             var done = 0
             func submit() {
-                let (policy, seed) = jobs[next]
+                let (policy, sample) = jobs[next]
                 next += 1
                 group.addTask {
-                    (policy, seed, try SimulationRun.run(traces[seed], policy: policies[policy]))
+                    let run = try SimulationRun.run(
+                        traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample])
+                    return (policy, sample, run)
                 }
             }
             while next < min(max(parallelism, 1), jobs.count) { submit() }
-            while let (policy, seed, run) = try await group.next() {
-                results[policy][seed] = run
+            while let (policy, sample, run) = try await group.next() {
+                results[policy][sample] = run
                 done += 1
                 progress?(done, jobs.count)
                 if next < jobs.count { submit() }
             }
         }
         return Comparison(
-            workload: name, policies: policies.map(\.name), seeds: seeds,
+            workload: name, policies: policies.map(\.name), samples: samples,
             runs: results.map { $0.map { $0! } }, device: traces.first?.device ?? .iPhone4, policyValues: policies)
     }
 }
@@ -99,8 +109,12 @@ public struct MetricDefinition: Sendable {
     /// Reads the figure from metrics.
     public var value: @Sendable (Metrics) -> Double
 
-    /// Every metric comparisons show, in order.
+    /// Every metric comparisons show, in order: the user-felt costs first.
     public static let all: [MetricDefinition] = [
+        .init(name: "launch wait (s)", key: "launchWait", better: .lower, isDeterministic: true) { $0.launchWait },
+        .init(name: "  of cold relaunches (s)", key: "coldRelaunchWait", better: .lower, isDeterministic: true) {
+            $0.coldRelaunchWait
+        },
         .init(name: "cold relaunches", key: "coldRelaunches", better: .lower, isDeterministic: true) {
             Double($0.coldRelaunches)
         },
@@ -156,38 +170,56 @@ public struct MetricDefinition: Sendable {
     ]
 }
 
-/// The mean and spread of one figure over seeds.
-public struct Summary: Sendable, Hashable {
-    /// The mean.
-    public var mean: Double
-    /// The sample standard deviation (0 for one seed).
-    public var standardDeviation: Double
+extension MetricDefinition {
+    /// The metric with `key`, if any.
+    public static func named(_ key: String) -> MetricDefinition? { all.first { $0.key == key } }
 
-    /// The summary of `values`.
-    public init(_ values: [Double]) {
-        let count = Double(max(values.count, 1))
-        let mean = values.reduce(0, +) / count
-        let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-        self.mean = mean
-        standardDeviation = values.count > 1 ? (squares / (count - 1)).squareRoot() : 0
-    }
+    /// Total launch wait: the default metric for choosing the baseline.
+    public static var launchWait: MetricDefinition { named("launchWait")! }
 }
 
 extension Comparison {
-    /// The summary of `metric` for each policy, in policy order.
-    public func summaries(of metric: MetricDefinition) -> [Summary] {
-        runs.map { Summary($0.map { metric.value($0.metrics) }) }
+    /// The values of `metric` for policy `policy`, one per sample, in sample order.
+    public func values(of metric: MetricDefinition, policy: Int) -> [Double] {
+        runs[policy].map { metric.value($0.metrics) }
+    }
+
+    /// The mean of `metric` with its 95 % interval, for each policy in policy order.
+    public func intervals(of metric: MetricDefinition) -> [MeanInterval] {
+        policies.indices.map { MeanInterval(values(of: metric, policy: $0)) }
     }
 
     /// The index of the best policy for `metric` (by mean), or `nil` when the metric has no better
     /// direction or every policy ties.
     public func best(for metric: MetricDefinition) -> Int? {
-        let means = summaries(of: metric).map(\.mean)
+        let means = policies.indices.map { Statistics.mean(values(of: metric, policy: $0)) }
         guard means.count > 1, Set(means).count > 1 else { return nil }
         switch metric.better {
         case .lower: return means.indices.min { means[$0] < means[$1] }
         case .higher: return means.indices.max { means[$0] < means[$1] }
         case .neither: return nil
         }
+    }
+
+    /// The baseline of the paired comparison: the policy named `name`, or the one with the lowest
+    /// mean launch wait (the first of equals).
+    ///
+    /// - Returns: `nil` if no policy has that name.
+    public func baseline(named name: String?) -> Int? {
+        if let name { return policies.firstIndex(of: name) }
+        return best(for: .launchWait) ?? 0
+    }
+
+    /// The paired differences `policy − baseline` of `metric` for every policy (`nil` for the
+    /// baseline itself), with p-values Holm-adjusted over the policies compared.
+    public func pairedDifferences(of metric: MetricDefinition, baseline: Int) -> [PairedDifference?] {
+        let reference = values(of: metric, policy: baseline)
+        var differences: [PairedDifference?] = policies.indices.map { index in
+            index == baseline ? nil : PairedDifference(values(of: metric, policy: index), baseline: reference)
+        }
+        let compared = differences.indices.filter { differences[$0] != nil }
+        let adjusted = Statistics.holm(compared.map { differences[$0]!.p })
+        for (position, index) in compared.enumerated() { differences[index]!.adjustedP = adjusted[position] }
+        return differences
     }
 }

@@ -9,6 +9,13 @@ public struct Metrics: Sendable, Hashable {
     public var coldRelaunches = 0
     /// Times the user returned to an app still in memory (`willEnterForeground`).
     public var warmResumes = 0
+    /// Every cold launch (`didFinishLaunching`), first launches of the day included.
+    public var coldLaunches = 0
+    /// Seconds the user waited for apps: every cold launch and warm resume, priced by the run's
+    /// ``LaunchCost``.
+    public var launchWait = 0.0
+    /// The part of ``launchWait`` spent on cold relaunches (apps the engine had killed).
+    public var coldRelaunchWait = 0.0
     /// Engine kills (not user kills), by the kind of reason (the reason without its figures).
     public var killsByReason: [String: Int] = [:]
     /// Engine kills by the state the victim was in.
@@ -70,6 +77,10 @@ public struct Metrics: Sendable, Hashable {
 public struct MetricsCollector {
     /// The figures so far.
     public private(set) var metrics = Metrics()
+    /// How launch waits are priced.
+    public let launchCost: LaunchCost
+    /// The launch description of the action being recorded, if it is a launch or an open.
+    private var pendingLaunch: AppLaunch? = nil
     private var killed: Set<AppID> = []
     private var level: PressureLevel = .normal
     private var levelSince = 0.0
@@ -79,12 +90,18 @@ public struct MetricsCollector {
     /// Views each running app has had loaded in its current process (launch views and shown views).
     private var knownViews: [AppID: Set<String>] = [:]
 
-    /// A collector at time 0.
-    public init() {}
+    /// A collector at time 0, pricing launches with `launchCost`.
+    public init(launchCost: LaunchCost = .phone) {
+        self.launchCost = launchCost
+    }
 
-    /// Notes the views an app launches with, so loading one of them later counts as a reload.
-    public mutating func noteLaunchViews(_ launch: AppLaunch) {
-        knownViews[launch.id, default: []].formUnion(launch.views.map(\.name))
+    /// Notes the action whose events come next: if it launches an app, its description prices the
+    /// launch and its views count as loaded (so loading one again later is a reload).
+    public mutating func noteAction(_ action: Action) {
+        switch action {
+        case .launch(let launch), .open(let launch): pendingLaunch = launch
+        default: pendingLaunch = nil
+        }
     }
 
     /// Counts one event.
@@ -94,9 +111,20 @@ public struct MetricsCollector {
         case .callback(let app, let name, let level):
             switch name {
             case .didFinishLaunching:
-                if killed.remove(app) != nil { metrics.coldRelaunches += 1 }
+                metrics.coldLaunches += 1
+                var cost = launchCost.coldFixed
+                if let launch = pendingLaunch, launch.id == app {
+                    cost = launchCost.cold(footprint: launch.footprint)
+                    knownViews[app, default: []].formUnion(launch.views.map(\.name))
+                }
+                metrics.launchWait += cost
+                if killed.remove(app) != nil {
+                    metrics.coldRelaunches += 1
+                    metrics.coldRelaunchWait += cost
+                }
             case .willEnterForeground:
                 metrics.warmResumes += 1
+                metrics.launchWait += launchCost.warmFixed
             case .didReceiveMemoryWarning:
                 if level == 1 { metrics.level1Warnings += 1 } else { metrics.level2Warnings += 1 }
             default: break

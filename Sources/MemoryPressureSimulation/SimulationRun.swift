@@ -15,35 +15,38 @@ public struct SimulationRun: Sendable {
     /// How many free-memory samples a run keeps.
     public static let timelinePoints = 400
 
-    /// Replays `trace` under `policy`. Every event is also passed to `onEvents`, in order (for
-    /// `--events-out`); `progress` is called now and then with the share of the trace done.
+    /// Replays `trace` under `policy` with the trace semantics of ``TracePlayer``, pricing launches
+    /// with `launchCost`. Every event is also passed to `onEvents`, in order (for `--events-out`);
+    /// `progress` is called now and then with the share of the trace done.
     ///
-    /// - Throws: ``EngineError`` only if the policy cannot be used (its patterns do not compile);
-    ///   refused actions are skipped, never thrown.
+    /// - Throws: ``ReplayError`` if the policy cannot be used (line 0) or the trace has an action
+    ///   the engine refuses for another reason than a kill (a malformed trace).
     public static func run(
-        _ trace: Trace, policy: Policy, onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
-    ) throws(EngineError) -> SimulationRun {
-        let engine = try PressureEngine(device: trace.device, policy: policy)
-        var collector = MetricsCollector()
+        _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>",
+        onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
+    ) throws(ReplayError) -> SimulationRun {
+        let engine: PressureEngine
+        do throws(EngineError) {
+            engine = try PressureEngine(device: trace.device, policy: policy)
+        } catch {
+            throw ReplayError(file: file, line: 0, reason: error)
+        }
+        var player = TracePlayer(engine: engine)
+        var collector = MetricsCollector(launchCost: launchCost)
         var timeline: [(time: Double, free: Int64)] = []
         let duration = max(trace.entries.last?.time ?? 0, 1)
         let sampleEvery = duration / Double(timelinePoints)
         var nextSample = 0.0
-        var skipped = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for (position, entry) in trace.entries.enumerated() {
-            do {
-                try engine.apply(entry.action, at: entry.time)
+            let events: [Event]
+            do throws(EngineError) {
+                guard let applied = try player.apply(entry) else { continue }
+                events = applied
             } catch {
-                skipped += 1
-                continue
+                throw ReplayError(file: file, line: entry.line, reason: error)
             }
-            let events = engine.takeEvents()
-            if case .open(let launch) = entry.action, events.contains(where: Self.isLaunch) {
-                collector.noteLaunchViews(launch)
-            } else if case .launch(let launch) = entry.action {
-                collector.noteLaunchViews(launch)
-            }
+            collector.noteAction(entry.action)
             for event in events { collector.record(event) }
             onEvents?(events)
             while entry.time >= nextSample && timeline.count < timelinePoints {
@@ -55,15 +58,10 @@ public struct SimulationRun: Sendable {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
         collector.finish(at: trace.entries.last?.time ?? 0)
         var metrics = collector.metrics
-        metrics.skippedActions = skipped
+        metrics.skippedActions = player.skipped
         metrics.actions = trace.entries.count
         metrics.eventsPerSecond = elapsed > 0 ? Double(trace.entries.count) / (elapsed / 1e9) : 0
         metrics.nanosecondsPerDecision = trace.entries.isEmpty ? 0 : elapsed / Double(trace.entries.count)
         return SimulationRun(policy: policy.name, metrics: metrics, freeMemory: timeline)
-    }
-
-    private static func isLaunch(_ event: Event) -> Bool {
-        if case .callback(_, .didFinishLaunching, _) = event.kind { return true }
-        return false
     }
 }

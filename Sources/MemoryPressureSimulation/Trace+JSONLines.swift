@@ -8,6 +8,9 @@ extension Trace {
     /// types, missing fields and times that go backwards are errors naming the line, the column
     /// and the field.
     ///
+    /// A `launch` or `open` of an app the trace launched before may give only `app`: the app's
+    /// last launch description is used (the engine reads it only when the open is a cold launch).
+    ///
     /// - Parameter file: the name used in error messages.
     /// - Complexity: O(length of `text`)
     public init(jsonLines text: String, file: String = "<trace>") throws(InputError) {
@@ -15,6 +18,7 @@ extension Trace {
         var lastTime = -Double.infinity
         var lineNumber = 0
         var sawAction = false
+        var launches: [AppID: AppLaunch] = [:]
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
@@ -36,7 +40,9 @@ extension Trace {
                 try reader.finish()
                 continue
             }
-            let action = try reader.action(event)
+            let action = try reader.action(event, launchedBefore: launches)
+            if case .launch(let launch) = action { launches[launch.id] = launch }
+            if case .open(let launch) = action { launches[launch.id] = launch }
             try reader.finish()
             sawAction = true
             entries.append(Entry(time: time, action: action, line: lineNumber))
@@ -44,14 +50,23 @@ extension Trace {
     }
 
     /// The trace as JSON Lines: a `device` line, then one line per entry; parsing the result gives
-    /// back an equal trace.
+    /// back an equal trace. A `launch` or `open` whose description equals the app's previous one
+    /// in the trace is written with its `app` alone.
     ///
     /// - Complexity: O(number of entries)
     public var jsonLines: String {
         var out =
             "{\"t\":0,\"event\":\"device\",\"memory\":\(device.memory.value),\"reserved\":\(device.reserved.value)}\n"
+        var launches: [AppID: AppLaunch] = [:]
         for entry in entries {
-            out += entry.jsonLine + "\n"
+            switch entry.action {
+            case .launch(let launch), .open(let launch):
+                let known = launches[launch.id] == launch
+                launches[launch.id] = launch
+                out += entry.jsonLine(describingLaunch: !known) + "\n"
+            default:
+                out += entry.jsonLine + "\n"
+            }
         }
         return out
     }
@@ -59,7 +74,11 @@ extension Trace {
 
 extension Trace.Entry {
     /// This entry as one JSON line (without the newline).
-    public var jsonLine: String {
+    public var jsonLine: String { jsonLine(describingLaunch: true) }
+
+    /// This entry as one JSON line; a launch or open without its description when
+    /// `describingLaunch` is false.
+    func jsonLine(describingLaunch: Bool) -> String {
         var fields: [(String, String)] = [("t", Event.json(time))]
         func app(_ id: AppID) { fields.append(("app", Event.json(id.rawValue))) }
         func event(_ name: String) { fields.append(("event", "\"\(name)\"")) }
@@ -67,6 +86,7 @@ extension Trace.Entry {
         case .launch(let launch), .open(let launch):
             if case .launch = action { event("launch") } else { event("open") }
             app(launch.id)
+            guard describingLaunch else { break }
             fields.append(("footprint", "\(launch.footprint.value)"))
             if !launch.backgroundModes.isEmpty {
                 let modes = launch.backgroundModes.modes.map { "\"\($0.rawValue)\"" }
@@ -106,6 +126,10 @@ extension Trace.Entry {
             event("beginBackgroundTask")
             app(id)
             fields.append(("seconds", Event.json(seconds)))
+        case .useBackgroundModes(let id, let modes):
+            event("useBackgroundModes")
+            app(id)
+            fields.append(("modes", "[" + modes.modes.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"))
         case .userKill(let id):
             event("userKill")
             app(id)

@@ -42,10 +42,12 @@ struct TraceLineReader {
     }
 
     /// The action of the `event` name, reading its fields.
-    func action(_ event: String) throws(InputError) -> Action {
+    /// The action of the `event` name, reading its fields; `launchedBefore` holds the last launch
+    /// description of every app the trace launched on earlier lines.
+    func action(_ event: String, launchedBefore: [AppID: AppLaunch] = [:]) throws(InputError) -> Action {
         switch event {
-        case "launch": return .launch(try launch())
-        case "open": return .open(try launch())
+        case "launch": return .launch(try launch(launchedBefore))
+        case "open": return .open(try launch(launchedBefore))
         case "home": return .home
         case "interrupt": return .interrupt
         case "interruptEnd": return .interruptEnd(answered: try fields.optionalBool("answered") ?? false)
@@ -68,6 +70,8 @@ struct TraceLineReader {
                 throw error("seconds", "expected a duration ≥ 0 in seconds")
             }
             return .beginBackgroundTask(app: app, seconds: seconds)
+        case "useBackgroundModes":
+            return .useBackgroundModes(app: try app(), modes: try modes("modes", required: true))
         case "userKill": return .userKill(app: try app())
         case "notify": return .notify(name: try fields.string("name"))
         case "tick": return .tick
@@ -75,18 +79,40 @@ struct TraceLineReader {
             throw error(
                 "event",
                 "unknown event \"\(event)\"; expected device, launch, open, home, interrupt, interruptEnd, lock, "
-                    + "unlock, allocate, free, showView, hideView, beginBackgroundTask, userKill, notify or tick")
+                    + "unlock, allocate, free, showView, hideView, beginBackgroundTask, useBackgroundModes, userKill, "
+                    + "notify or tick")
         }
     }
 
-    private func launch() throws(InputError) -> AppLaunch {
-        var launch = AppLaunch(id: try app(), footprint: try fields.size("footprint"))
-        for mode in try fields.optionalStringList("backgroundModes") ?? [] {
-            guard let parsed = BackgroundMode(rawValue: mode) else {
-                throw error("backgroundModes", "expected audio, location or voip, found \"\(mode)\"")
-            }
-            launch.backgroundModes.insert(BackgroundModes(parsed))
+    /// A list of background mode names under `key`.
+    private func modes(_ key: String, required: Bool = false) throws(InputError) -> BackgroundModes {
+        guard let names = try fields.optionalStringList(key) else {
+            if required { throw error(key, "expected a list of background modes: [], [audio], [location], [voip]") }
+            return []
         }
+        var modes: BackgroundModes = []
+        for mode in names {
+            guard let parsed = BackgroundMode(rawValue: mode) else {
+                throw error(key, "expected audio, location or voip, found \"\(mode)\"")
+            }
+            modes.insert(BackgroundModes(parsed))
+        }
+        return modes
+    }
+
+    private func launch(_ launchedBefore: [AppID: AppLaunch]) throws(InputError) -> AppLaunch {
+        let id = try app()
+        guard fields.optional("footprint") != nil else {
+            guard let known = launchedBefore[id] else {
+                throw error(
+                    "footprint",
+                    "missing field \"footprint\": expected the launch description of \(id), "
+                        + "which the trace has not launched before")
+            }
+            return known
+        }
+        var launch = AppLaunch(id: id, footprint: try fields.size("footprint"))
+        launch.backgroundModes = try modes("backgroundModes")
         launch.exitsOnSuspend = try fields.optionalBool("exitsOnSuspend") ?? false
         launch.ignoresWarnings = try fields.optionalBool("ignoresWarnings") ?? false
         launch.purgeable = try fields.optionalSize("purgeable") ?? .zero

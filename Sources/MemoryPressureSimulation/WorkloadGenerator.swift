@@ -1,36 +1,64 @@
 import MemoryPressure
 
 /// Turns a ``Workload`` and a seed into a trace. The same workload and seed always give the same
-/// trace (all randomness comes from ``SeededGenerator``).
+/// trace (all randomness comes from ``SeededGenerator``), so `simulate --seed S` and run S of
+/// `compare` replay the very same day.
 ///
-/// The user opens apps chosen by popularity (Zipf), uses each for an exponentially distributed
+/// With a ``PhoneUser`` (the `phone` workload) a seed is one person: see
+/// ``user(seed:)`` and the extension that generates their day. Without one (the tenant model) the
+/// user opens apps chosen by popularity (Zipf), uses each for an exponentially distributed
 /// session (so switches per hour match the workload), switches views, lets the app grow, gets
 /// interrupted, locks the phone, sometimes starts a background task before leaving, and goes
 /// Home now and then. Actions address the app the user is in; under a policy that killed it, the
-/// replay skips them (see ``SimulationRun``), as a user cannot touch an app that is gone.
-public struct WorkloadGenerator {
+/// replay skips them (see ``TracePlayer``), as a user cannot touch an app that is gone.
+public struct WorkloadGenerator: Sendable {
     /// The workload.
     public let workload: Workload
-    /// The app catalogue, most popular first.
+    /// The shared app catalogue, most popular first (a server's tenants).
     public let catalogue: [AppLaunch]
+    /// For a phone user's catalogue, the index in ``PhoneUser/kinds`` of each app's kind.
+    let kindOfApp: [Int]
 
-    /// A generator for `workload`; the catalogue is drawn from `seed` (the same for every trace
-    /// of this generator, so traces of different seeds share the apps).
+    /// The seed of the shared catalogue: the same for every trace, so every user picks from the
+    /// same apps of the same sizes.
+    static let catalogueSeed: UInt64 = 0xC0FFEE
+
+    /// A generator for `workload`; its catalogue is drawn once, from a fixed seed.
     ///
     /// - Complexity: O(apps)
-    public init(workload: Workload, seed: UInt64) {
+    public init(workload: Workload) {
         self.workload = workload
-        var random = SeededGenerator(seed: seed ^ 0xC0FFEE)
+        var random = SeededGenerator(seed: Self.catalogueSeed)
         var catalogue: [AppLaunch] = []
+        var kinds: [Int] = []
         catalogue.reserveCapacity(workload.apps)
         let width = String(max(workload.apps - 1, 0)).count
+        let kindWeights = workload.user?.kinds.map(\.share) ?? []
+        let kindTotal = kindWeights.reduce(0, +)
         for index in 0..<workload.apps {
             let digits = String(index)
-            let id = AppID("app" + String(repeating: "0", count: max(0, width - digits.count)) + digits)
+            let number = String(repeating: "0", count: max(0, width - digits.count)) + digits
             var modes: BackgroundModes = []
-            for mode in BackgroundMode.allCases
-            where Double.random(in: 0..<1, using: &random) < (workload.backgroundModeShares[mode] ?? 0) {
-                modes.insert(BackgroundModes(mode))
+            let footprint: LogNormal
+            let id: AppID
+            if let user = workload.user, kindTotal > 0 {
+                var pick = Double.random(in: 0..<kindTotal, using: &random)
+                var kind = 0
+                while kind < kindWeights.count - 1 && pick >= kindWeights[kind] {
+                    pick -= kindWeights[kind]
+                    kind += 1
+                }
+                kinds.append(kind)
+                if let mode = user.kinds[kind].backgroundMode { modes.insert(BackgroundModes(mode)) }
+                footprint = user.kinds[kind].footprint
+                id = AppID(user.kinds[kind].name + number)
+            } else {
+                for mode in BackgroundMode.allCases
+                where Double.random(in: 0..<1, using: &random) < (workload.backgroundModeShares[mode] ?? 0) {
+                    modes.insert(BackgroundModes(mode))
+                }
+                footprint = workload.footprint
+                id = AppID("app" + number)
             }
             let viewCount = Int.random(in: workload.viewCount, using: &random)
             let views = (0..<viewCount).map { position in
@@ -39,7 +67,7 @@ public struct WorkloadGenerator {
                     bytes: Bytes(Int64(workload.viewBytes.sample(using: &random))))
             }
             let purgeable = Bytes(Int64(workload.purgeable.sample(using: &random)))
-            let base = Bytes(Int64(workload.footprint.sample(using: &random)))
+            let base = Bytes(Int64(footprint.sample(using: &random)))
             catalogue.append(
                 AppLaunch(
                     id: id, footprint: base + views.reduce(purgeable) { $0 + $1.bytes }, backgroundModes: modes,
@@ -48,12 +76,19 @@ public struct WorkloadGenerator {
                     ignoresWarnings: Double.random(in: 0..<1, using: &random) < workload.ignoresWarningsShare))
         }
         self.catalogue = catalogue
+        self.kindOfApp = kinds
     }
 
-    /// The trace of seed `seed`.
+    /// The trace of seed `seed`: a day of the user of that seed, or a day of requests to the tenants.
     ///
-    /// - Complexity: O(actions generated)
+    /// - Complexity: O(actions generated), plus O(apps) to draw a phone user.
     public func trace(seed: UInt64) -> Trace {
+        if let user = user(seed: seed) { return phoneTrace(of: user, seed: seed) }
+        return tenantTrace(seed: seed)
+    }
+
+    /// A day of requests to the tenants (the tenant model), from `seed`.
+    func tenantTrace(seed: UInt64) -> Trace {
         var random = SeededGenerator(seed: seed)
         var entries: [Trace.Entry] = []
         var time = 0.0

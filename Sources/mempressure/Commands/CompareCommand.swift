@@ -3,16 +3,22 @@ import Foundation
 import MemoryPressure
 import MemoryPressureSimulation
 
-/// `mempressure compare`: every policy replays the very same traces; which one hurts users least?
+/// `mempressure compare`: every policy replays the very same samples; which one hurts users least?
 struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Replay the same workload traces under several policies and compare them side by side.",
+        abstract: "Replay the same samples (user-days, usage-log users, traces) under several policies and compare them.",
         discussion: """
-            With no arguments, every shipped policy runs on the built-in phone workload (a day of a \
-            512 MiB phone with 5,000 apps) for 3 seeds. Each metric shows its mean ± spread over \
-            the seeds; * marks the best policy. Runs use both cores and give the same results as a \
-            sequential run.
+            With no arguments, every shipped policy runs on the built-in phone workload for 30 seeds: \
+            30 different people, one day each. Every metric shows its mean per sample with a 95 % \
+            confidence interval. A paired section then compares every policy with a baseline on the \
+            same samples (the lowest mean launch wait unless --baseline names one): the mean \
+            difference, its 95 % interval and a p-value adjusted for the number of policies (Holm). \
+            A difference is called better or worse only where its interval excludes zero. Runs use \
+            every core and give the same results as a sequential run.
+
+            Samples come from --seeds (generated users), --usage-log (each user in the log) or \
+            --trace (each file one sample).
             """
     )
 
@@ -20,6 +26,9 @@ struct CompareCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, json, csv
     }
+
+    /// How many seeds `compare` runs by default: enough to separate the shipped policies.
+    static let defaultSeeds = 30
 
     @Option(
         parsing: .upToNextOption,
@@ -29,45 +38,82 @@ struct CompareCommand: AsyncParsableCommand {
 
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: "How many seeds (traces) to run; seeds are 1...N.")
-    var seeds: Int = 3
+    @Option(help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
+    var seeds: Int = defaultSeeds
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Compare on these trace files instead (JSON Lines; each file is one sample).", valueName: "file"))
+    var trace: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The policy the paired differences are taken against. (default: the lowest mean launch wait)",
+            valueName: "name"))
+    var baseline: String?
 
     @Option(help: "Output format: table, json or csv.")
     var format: Format = .table
 
     @Option(
         help: ArgumentHelp(
-            "Also write an SVG chart (kills, cold relaunches, free memory over time).", valueName: "file"))
+            "Also write an SVG chart: the key metrics with their intervals, the paired differences, free memory.",
+            valueName: "file"))
     var svg: String?
 
-    @Option(help: "How many runs at once (default: the number of cores).")
+    @Option(help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        if seeds < 1 || seeds > 1000 { throw ValidationError("--seeds must be 1...1000, got \(seeds)") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        if !trace.isEmpty && workload.usageLog != nil {
+            throw ValidationError("--trace and --usage-log both give the samples: choose one")
+        }
+        let names = policyNames
+        if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--policies names \(duplicate) twice: every policy is one column")
+        }
+        if let baseline, !(names.isEmpty ? Policy.shippedNames : names).contains(baseline) {
+            throw ValidationError("--baseline \(baseline) is not one of the policies compared")
+        }
+    }
+
+    /// The policy names or files given (empty for every shipped policy).
+    private var policyNames: [String] {
+        policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
     }
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let names = policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
-            let chosen = try (names.isEmpty ? Policy.shippedNames : names).map(PolicyOption.load)
+            let chosen = try (policyNames.isEmpty ? Policy.shippedNames : policyNames).map(PolicyOption.load)
+            let names = chosen.map(\.name)
+            if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+                throw CLIError.usage("two of the policies compared are named \(duplicate): every policy is one column")
+            }
+            if let svg { try OutputFile.validate(svg, option: "--svg") }
             let resolved = try workload.resolve()
             let progress = ProgressIndicator("comparing")
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }
             let comparison: Comparison
-            if let users = try workload.importedTraces(workload: resolved) {
+            if !trace.isEmpty {
+                let traces = try trace.map(TraceFile.load)
                 comparison = try await Comparison.run(
-                    traces: users.map(\.trace), name: "usage log", policies: chosen,
-                    seeds: users.indices.map { UInt64($0 + 1) }, parallelism: jobs, progress: report)
+                    traces: traces, name: "traces", policies: chosen, samples: trace.map(InputFile.displayName),
+                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
+            } else if let users = try workload.importedTraces(workload: resolved) {
+                comparison = try await Comparison.run(
+                    traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.user),
+                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
             } else {
+                try workload.checkSize(of: resolved, samples: seeds)
                 comparison = try await Comparison.run(
                     workload: resolved, policies: chosen, seeds: (1...seeds).map(UInt64.init), parallelism: jobs,
                     progress: report)
             }
             progress.finish()
-            let output = ComparisonReport(comparison)
-            if let svg { try OutputFile.write(ComparisonChart(comparison).svg, to: svg) }
+            let output = ComparisonReport(comparison, baseline: comparison.baseline(named: baseline))
+            if let svg { try OutputFile.write(ComparisonChart(output).svg, to: svg, option: "--svg") }
             switch format {
             case .table: try StandardOutput.write(output.table)
             case .json: try StandardOutput.write(output.json)

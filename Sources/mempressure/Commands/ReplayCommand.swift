@@ -30,27 +30,26 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let policy = try policy.resolve()
-            let text = try InputFile.read(trace)
-            let name = InputFile.displayName(trace)
-            let parsed: Trace
-            do throws(InputError) {
-                parsed = try Trace(jsonLines: text, file: name)
-            } catch {
-                throw CLIError.malformed(error.description)
-            }
-            let events: [Event]
+            let parsed = try TraceFile.load(trace)
+            var events: [Event] = []
+            let outcome: Replay.Outcome
             do {
-                events = try Replay.events(parsed, policy: policy, file: name)
+                outcome = try Replay.run(parsed, policy: policy, file: InputFile.displayName(trace)) { events += $0 }
             } catch let error as ReplayError {
                 throw CLIError.malformed(error.description)
             }
+            let skipped =
+                outcome.skipped == 0
+                ? ""
+                : "\(outcome.skipped) action\(outcome.skipped == 1 ? "" : "s") skipped: aimed at apps the policy had killed\n"
             switch format {
             case .text:
-                try StandardOutput.write(EventLogText.format(events))
+                try StandardOutput.write(EventLogText.format(events) + skipped)
             case .jsonl:
                 var out = ""
                 for event in events { out += event.jsonLine + "\n" }
                 try StandardOutput.write(out)
+                if !skipped.isEmpty { StandardError.write(skipped) }
             }
         }
     }

@@ -10,7 +10,12 @@ struct SimulateCommand: ParsableCommand {
         abstract: "Generate a seeded workload trace, replay it under a policy, and report the metrics.",
         discussion: """
             The same workload and seed always give the same trace and the same metrics (the engine's \
-            own speed aside). Save the trace with --trace-out to edit or replay it later.
+            own speed aside): simulate --seed S --policy P is exactly run S of compare --policies P. \
+            For the phone workload each seed is another person. Save the trace with --trace-out to \
+            edit or replay it later: replaying it gives the same metrics under every policy.
+
+            With --usage-log every user of the log is a sample (the table shows the mean over users \
+            with its 95 % interval); --user picks one, and --trace-out or --events-out need one.
 
             With --real-memory, the trace is replayed a second time through the same policy with \
             every simulated byte really allocated in its app's own jemalloc arena (1/N of it with \
@@ -28,8 +33,11 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOption
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: "The seed of the generated trace.")
+    @Option(help: ArgumentHelp("The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
     var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("With --usage-log: only this user of the log.", valueName: "id"))
+    var user: String?
 
     @Option(help: ArgumentHelp("Write the generated trace (JSON Lines) to this file.", valueName: "file"))
     var traceOut: String?
@@ -59,6 +67,7 @@ struct SimulateCommand: ParsableCommand {
     static let realMemoryHours = 2.0
 
     func validate() throws {
+        if user != nil && workload.usageLog == nil { throw ValidationError("--user needs --usage-log") }
         if scale != nil && !realMemory { throw ValidationError("--scale needs --real-memory") }
         if let scale, scale < 1 || scale > 1 << 20 {
             throw ValidationError("--scale must be 1...1048576, got \(scale)")
@@ -76,30 +85,48 @@ struct SimulateCommand: ParsableCommand {
                 }
                 if workload.hours == nil { resolved.hours = min(resolved.hours, Self.realMemoryHours) }
             }
-            let trace: Trace
+            if let traceOut { try OutputFile.validate(traceOut, option: "--trace-out") }
+            if let eventsOut { try OutputFile.validate(eventsOut, option: "--events-out") }
+            var samples: [(label: String, trace: Trace)]
             if let users = try workload.importedTraces(workload: resolved) {
-                trace = users[0].trace
+                samples = users.map { ($0.user, $0.trace) }
+                if let user {
+                    samples = samples.filter { $0.label == user }
+                    guard !samples.isEmpty else {
+                        throw CLIError.usage("--user \(user): no such user in \(workload.usageLog ?? "the log")")
+                    }
+                }
+                if samples.count > 1 && (traceOut != nil || eventsOut != nil || realMemory) {
+                    throw CLIError.usage(
+                        "the usage log has \(samples.count) users: pick one with --user for --trace-out, --events-out "
+                            + "or --real-memory")
+                }
             } else {
-                trace = WorkloadGenerator(workload: resolved, seed: seed).trace(seed: seed)
+                try workload.checkSize(of: resolved)
+                samples = [(String(seed), WorkloadGenerator(workload: resolved).trace(seed: seed))]
             }
-            if let traceOut { try OutputFile.write(trace.jsonLines, to: traceOut) }
+            let trace = samples[0].trace
+            if let traceOut { try OutputFile.write(trace.jsonLines, to: traceOut, option: "--trace-out") }
             let progress = ProgressIndicator("simulating")
             var log = ""
-            let run: SimulationRun
-            do throws(EngineError) {
-                run = try SimulationRun.run(
-                    trace, policy: policy,
-                    onEvents: eventsOut == nil
-                        ? nil : { events in for event in events { log += event.jsonLine + "\n" } },
-                    progress: progress.update)
-            } catch {
-                throw CLIError.malformed("policy \(policy.name): \(error)")
+            var runs: [SimulationRun] = []
+            for (index, sample) in samples.enumerated() {
+                do throws(ReplayError) {
+                    runs.append(
+                        try SimulationRun.run(
+                            sample.trace, policy: policy, launchCost: resolved.launchCost, file: sample.label,
+                            onEvents: eventsOut == nil
+                                ? nil : { events in for event in events { log += event.jsonLine + "\n" } },
+                            progress: { progress.update((Double(index) + $0) / Double(samples.count)) }))
+                } catch {
+                    throw CLIError.malformed(error.description)
+                }
             }
             progress.finish()
-            if let eventsOut { try OutputFile.write(log, to: eventsOut) }
+            if let eventsOut { try OutputFile.write(log, to: eventsOut, option: "--events-out") }
             let comparison = Comparison(
-                workload: resolved.name, policies: [policy.name], seeds: [seed], runs: [[run]], device: trace.device,
-                policyValues: [policy])
+                workload: resolved.name, policies: [policy.name], samples: samples.map(\.label), runs: [runs],
+                device: trace.device, policyValues: [policy])
             let realMemoryReport = realMemory ? try runOnRealMemory(trace, policy: policy) : nil
             switch (format, realMemoryReport) {
             case (.table, let real):

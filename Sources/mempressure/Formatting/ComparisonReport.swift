@@ -1,44 +1,94 @@
 import MemoryPressure
 import MemoryPressureSimulation
 
-/// A comparison (or a single simulation) as a table, JSON or CSV.
+/// A comparison (or a single simulation) as a table, JSON or CSV: every metric's mean with its
+/// 95 % confidence interval, and the paired differences of every policy against a baseline.
 struct ComparisonReport {
     let comparison: Comparison
+    /// The baseline of the paired section (an index into the policies).
+    let baseline: Int
 
-    init(_ comparison: Comparison) {
+    /// A report of `comparison` with the given baseline (default: the lowest mean launch wait).
+    init(_ comparison: Comparison, baseline: Int? = nil) {
         self.comparison = comparison
+        self.baseline = baseline ?? comparison.baseline(named: nil) ?? 0
     }
 
     private var metrics: [MetricDefinition] { MetricDefinition.all }
 
-    /// A number with at most one decimal (none for whole numbers), thousands grouped with a thin space-free comma.
+    /// The metrics the table's paired section shows (JSON and CSV carry every metric).
+    static let pairedKeys = ["launchWait", "coldRelaunchWait", "coldRelaunches", "kills", "foregroundKills"]
+
+    /// A number with at most one decimal (none for whole numbers or from 1,000 up).
     static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
         if abs(value) >= 1000 { return String(Int64(value.rounded())) }
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
-    /// Rows of metrics, a column per policy: `mean ± spread`, `*` on the best.
-    var table: String {
-        let seedCount = comparison.seeds.count
+    /// A signed number: `+1.5`, `-3`, `0`.
+    static func signed(_ value: Double) -> String {
+        let text = format(value)
+        return value > 0 && text != "0" ? "+" + text : text
+    }
+
+    /// A p-value for people: `<0.001`, `0.004`, `0.62`, `1`.
+    static func pValue(_ p: Double) -> String {
+        if p < 0.001 { return "<0.001" }
+        if p < 0.01 { return String((p * 1000).rounded() / 1000) }
+        if p >= 1 { return "1" }
+        return String((p * 100).rounded() / 100)
+    }
+
+    /// Whether the difference is in the metric's better direction, worse, or not resolved.
+    static func verdict(_ difference: PairedDifference, for metric: MetricDefinition) -> String {
+        guard difference.isResolved else { return "not resolved" }
+        switch metric.better {
+        case .lower: return difference.mean < 0 ? "better" : "worse"
+        case .higher: return difference.mean > 0 ? "better" : "worse"
+        case .neither: return difference.mean > 0 ? "higher" : "lower"
+        }
+    }
+
+    /// One line saying what the samples are.
+    private var header: String {
+        let count = comparison.samples.count
         var out = "workload \(comparison.workload): \(comparison.device.memory.formatted) memory, "
-        out += "\(comparison.device.reserved.formatted) reserved; \(seedCount) trace\(seedCount == 1 ? "" : "s")"
-        out += seedCount > 1 ? " (mean ± standard deviation; * best)\n\n" : " (* best)\n\n"
+        out += "\(comparison.device.reserved.formatted) reserved; \(count) sample\(count == 1 ? "" : "s")"
+        if let first = comparison.samples.first, let last = comparison.samples.last, count > 1 {
+            out += " (\(first) … \(last))"
+        }
+        return out + "\n"
+    }
+
+    /// Rows of metrics, a column per policy (`mean [low, high]`, `*` on the best mean), then the
+    /// paired differences against the baseline.
+    var table: String {
+        let count = comparison.samples.count
+        var out = header
+        out +=
+            count > 1
+            ? "each cell: the mean per sample [its 95 % confidence interval]; * marks the best mean\n\n"
+            : "* marks the best\n\n"
         var rows = [["METRIC"] + comparison.policies]
         for metric in metrics {
-            let summaries = comparison.summaries(of: metric)
+            let intervals = comparison.intervals(of: metric)
             let best = comparison.best(for: metric)
             var row = [metric.name]
-            for (index, summary) in summaries.enumerated() {
-                var cell = Self.format(summary.mean)
-                if seedCount > 1 { cell += " ± " + Self.format(summary.standardDeviation) }
+            for (index, interval) in intervals.enumerated() {
+                var cell = Self.format(interval.mean)
+                if count > 1 && metric.isDeterministic {
+                    cell += " [\(Self.format(interval.low)), \(Self.format(interval.high))]"
+                }
                 cell += index == best ? " *" : "  "
                 row.append(cell)
             }
             rows.append(row)
         }
         out += TextTable.render(rows, rightAligned: Set(1...comparison.policies.count))
-        out += "\nkills by reason:\n"
+        if comparison.policies.count > 1 && count > 1 { out += "\n" + pairedTable }
+        out += "\nkills by reason (all samples):\n"
         for (policyIndex, policy) in comparison.policies.enumerated() {
             var totals: [String: Int] = [:]
             for run in comparison.runs[policyIndex] {
@@ -51,23 +101,67 @@ struct ComparisonReport {
         return out
     }
 
-    /// `{"workload":…,"seeds":[…],"policies":[{"name":…,"metrics":{key:{"mean":…,"sd":…,"best":bool}},"runs":[…]}]}`.
+    /// The paired section of the table.
+    private var pairedTable: String {
+        let name = comparison.policies[baseline]
+        let others = comparison.policies.count - 1
+        var out = "paired differences: policy − \(name) on the same \(comparison.samples.count) samples, "
+        out += "mean [95 % interval]; p-values Holm-adjusted over \(others) polic\(others == 1 ? "y" : "ies").\n"
+        out += "\"better\" or \"worse\" only where the interval excludes 0 and the adjusted p < 0.05.\n\n"
+        var rows = [["METRIC", "POLICY", "DIFFERENCE", "95 % INTERVAL", "HOLM p", "VERDICT"]]
+        for key in Self.pairedKeys {
+            guard let metric = MetricDefinition.named(key) else { continue }
+            let differences = comparison.pairedDifferences(of: metric, baseline: baseline)
+            var first = true
+            for (index, difference) in differences.enumerated() {
+                guard let difference else { continue }
+                rows.append([
+                    first ? metric.name.trimmingLeadingSpaces : "", comparison.policies[index],
+                    Self.signed(difference.mean),
+                    "[\(Self.signed(difference.low)), \(Self.signed(difference.high))]",
+                    Self.pValue(difference.adjustedP), Self.verdict(difference, for: metric),
+                ])
+                first = false
+            }
+        }
+        return out + TextTable.render(rows, rightAligned: [2, 3, 4])
+    }
+
+    /// Every metric's interval per policy, the paired differences against the baseline, and every
+    /// sample's values, so anyone can redo the statistics.
     var json: String {
-        var out =
-            "{\"workload\":\(Event.json(comparison.workload)),\"seeds\":[\(comparison.seeds.map(String.init).joined(separator: ","))],"
-        out += "\"policies\":["
+        var out = "{\"workload\":\(Event.json(comparison.workload)),"
+        out += "\"device\":{\"memory\":\(comparison.device.memory.value),\"reserved\":\(comparison.device.reserved.value)},"
+        out += "\"samples\":[\(comparison.samples.map { Event.json($0) }.joined(separator: ","))],"
+        out += "\"confidence\":\(Statistics.confidence),\"baseline\":\(Event.json(comparison.policies[baseline])),"
+        let differences = metrics.map { comparison.pairedDifferences(of: $0, baseline: baseline) }
+        let intervals = metrics.map { comparison.intervals(of: $0) }
+        let bests = metrics.map { comparison.best(for: $0) }
         var policies: [String] = []
         for (index, name) in comparison.policies.enumerated() {
             var item = "{\"name\":\(Event.json(name)),\"metrics\":{"
-            item += metrics.map { metric in
-                let summary = comparison.summaries(of: metric)[index]
-                let best = comparison.best(for: metric) == index
-                return
-                    "\"\(metric.key)\":{\"mean\":\(Self.number(summary.mean)),\"sd\":\(Self.number(summary.standardDeviation)),\"best\":\(best)}"
+            item += metrics.indices.map { position in
+                let interval = intervals[position][index]
+                return "\"\(metrics[position].key)\":{\"mean\":\(Self.number(interval.mean)),"
+                    + "\"low\":\(Self.number(interval.low)),\"high\":\(Self.number(interval.high)),"
+                    + "\"best\":\(bests[position] == index)}"
             }.joined(separator: ",")
-            item += "},\"runs\":["
-            item += comparison.runs[index].enumerated().map { seedIndex, run in
-                var fields = "{\"seed\":\(comparison.seeds[seedIndex])"
+            item += "}"
+            if index != baseline {
+                item += ",\"paired\":{"
+                item += metrics.indices.compactMap { position -> String? in
+                    guard let difference = differences[position][index] else { return nil }
+                    return "\"\(metrics[position].key)\":{\"difference\":\(Self.number(difference.mean)),"
+                        + "\"low\":\(Self.number(difference.low)),\"high\":\(Self.number(difference.high)),"
+                        + "\"p\":\(Self.probability(difference.p)),\"adjustedP\":\(Self.probability(difference.adjustedP)),"
+                        + "\"method\":\"\(difference.method.rawValue)\",\"resolved\":\(difference.isResolved),"
+                        + "\"verdict\":\"\(Self.verdict(difference, for: metrics[position]))\"}"
+                }.joined(separator: ",")
+                item += "}"
+            }
+            item += ",\"runs\":["
+            item += comparison.runs[index].enumerated().map { sample, run in
+                var fields = "{\"sample\":\(Event.json(comparison.samples[sample]))"
                 for metric in metrics { fields += ",\"\(metric.key)\":\(Self.number(metric.value(run.metrics)))" }
                 let reasons = run.metrics.killsByReason.sorted { $0.key < $1.key }
                     .map { "\(Event.json($0.key)):\($0.value)" }.joined(separator: ",")
@@ -75,18 +169,37 @@ struct ComparisonReport {
             }.joined(separator: ",")
             policies.append(item + "]}")
         }
-        return out + policies.joined(separator: ",") + "]}\n"
+        return out + "\"policies\":[" + policies.joined(separator: ",") + "]}\n"
     }
 
-    /// One row per policy and metric: `policy,metric,mean,sd,best`.
+    /// Tidy rows `policy,metric,statistic,sample,value`: every sample's `value`, then per policy and
+    /// metric the `mean`, `low` and `high` of its interval, and against the baseline the
+    /// `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
     var csv: String {
-        var out = "policy,metric,mean,sd,best\n"
+        var out = "policy,metric,statistic,sample,value\n"
         for (index, name) in comparison.policies.enumerated() {
+            let policy = KillOrderReport.csvField(name)
             for metric in metrics {
-                let summary = comparison.summaries(of: metric)[index]
-                let best = comparison.best(for: metric) == index
-                out += "\(KillOrderReport.csvField(name)),\(metric.key),\(Self.number(summary.mean)),"
-                out += "\(Self.number(summary.standardDeviation)),\(best)\n"
+                for (sample, value) in comparison.values(of: metric, policy: index).enumerated() {
+                    out += "\(policy),\(metric.key),value,\(KillOrderReport.csvField(comparison.samples[sample])),"
+                    out += "\(Self.number(value))\n"
+                }
+            }
+        }
+        for metric in metrics {
+            let intervals = comparison.intervals(of: metric)
+            let differences = comparison.pairedDifferences(of: metric, baseline: baseline)
+            for (index, name) in comparison.policies.enumerated() {
+                let policy = KillOrderReport.csvField(name)
+                out += "\(policy),\(metric.key),mean,,\(Self.number(intervals[index].mean))\n"
+                out += "\(policy),\(metric.key),low,,\(Self.number(intervals[index].low))\n"
+                out += "\(policy),\(metric.key),high,,\(Self.number(intervals[index].high))\n"
+                if let difference = differences[index] {
+                    out += "\(policy),\(metric.key),difference,,\(Self.number(difference.mean))\n"
+                    out += "\(policy),\(metric.key),differenceLow,,\(Self.number(difference.low))\n"
+                    out += "\(policy),\(metric.key),differenceHigh,,\(Self.number(difference.high))\n"
+                    out += "\(policy),\(metric.key),adjustedP,,\(Self.probability(difference.adjustedP))\n"
+                }
             }
         }
         return out
@@ -98,4 +211,16 @@ struct ComparisonReport {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String((value * 1000).rounded() / 1000)
     }
+
+    /// A probability with 6 significant decimals (p-values can be tiny).
+    static func probability(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == 0 || value == 1 { return String(Int(value)) }
+        return String((value * 1e6).rounded() / 1e6)
+    }
+}
+
+extension String {
+    /// The text without its leading spaces (indented sub-metric names).
+    fileprivate var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }

@@ -4,6 +4,8 @@ import ArgumentParser
 struct CLIError: Error, CustomStringConvertible {
     /// The documented exit codes.
     enum Kind: Int32 {
+        /// 64: the command line is wrong (`EX_USAGE`).
+        case badUsage = 64
         /// 65: malformed input (`EX_DATAERR`).
         case malformedInput = 65
         /// 66: input not found or unreadable (`EX_NOINPUT`).
@@ -20,6 +22,7 @@ struct CLIError: Error, CustomStringConvertible {
 
     var description: String { message }
 
+    static func usage(_ message: String) -> CLIError { CLIError(kind: .badUsage, message: message) }
     static func malformed(_ message: String) -> CLIError { CLIError(kind: .malformedInput, message: message) }
     static func notFound(_ message: String) -> CLIError { CLIError(kind: .inputNotFound, message: message) }
     static func notWritable(_ message: String) -> CLIError { CLIError(kind: .outputNotWritable, message: message) }

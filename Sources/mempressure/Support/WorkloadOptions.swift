@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MemoryPressure
 import MemoryPressureSimulation
 
@@ -9,22 +10,33 @@ struct WorkloadOptions: ParsableArguments {
             "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
     var workload: String = "phone"
 
-    @Option(help: "Override the number of installed apps (tenants).")
+    @Option(
+        help: ArgumentHelp(
+            "Override the number of apps in the shared catalogue (the tenants of a server): 1...1000000.",
+            valueName: "n"))
     var apps: Int?
 
-    @Option(help: "Override the simulated duration, in hours.")
+    @Option(help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
     var hours: Double?
 
     @Option(
         help: ArgumentHelp(
-            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user's day is one trace.",
+            "Refuse a workload whose samples could hold more actions than this: 1...1000000000.", valueName: "n"))
+    var maxActions: Int = 5_000_000
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user is one sample.",
             valueName: "file"))
     var usageLog: String?
 
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
-        if let hours, hours <= 0 || hours > 24 * 365 {
+        if let hours, !(hours > 0 && hours <= 24 * 365) {
             throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
+        }
+        if maxActions < 1 || maxActions > 1_000_000_000 {
+            throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
         }
     }
 
@@ -34,7 +46,13 @@ struct WorkloadOptions: ParsableArguments {
         if let builtIn = Workload.builtIn[workload] {
             resolved = builtIn
         } else {
-            let text = try InputFile.read(workload)
+            let text: String
+            do {
+                text = try InputFile.read(workload)
+            } catch let error as CLIError where error.kind == .inputNotFound {
+                throw CLIError.notFound(
+                    "\(error.message) (built-in workloads: \(Workload.builtIn.keys.sorted().joined(separator: ", ")))")
+            }
             do throws(InputError) {
                 resolved = try Workload(yaml: text, file: InputFile.displayName(workload))
             } catch {
@@ -47,6 +65,19 @@ struct WorkloadOptions: ParsableArguments {
         }
         if let hours { resolved.hours = hours }
         return resolved
+    }
+
+    /// Refuses, before any work, a workload whose `samples` generated traces could exceed
+    /// `--max-actions` each.
+    func checkSize(of workload: Workload, samples: Int = 1) throws {
+        let estimate = workload.estimatedActionsPerSample
+        guard estimate <= Double(maxActions) else {
+            let shown = estimate < 1e15 ? String(Int64(estimate)) : String(format: "%.3g", estimate)
+            throw CLIError.usage(
+                "workload \(workload.name): a sample could hold about \(shown) actions, above the limit of "
+                    + "\(maxActions); lower hours or rates, or raise --max-actions (memory grows about 200 bytes "
+                    + "an action)")
+        }
     }
 
     /// The traces of an imported usage log, one per user.
