@@ -33,6 +33,9 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPattern(String)
     /// An app id appears twice where ids must be unique.
     case duplicateApp(AppID)
+    /// A footprint would pass ``PressureEngine/maximumFootprint`` for one app, or the sum of
+    /// every footprint ``PressureEngine/maximumTotalFootprint``; the text says which.
+    case sizeLimit(AppID, String)
 
     /// What went wrong and what was expected.
     public var description: String {
@@ -56,6 +59,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyApps(let limit): "the engine tracks at most \(limit) apps"
         case .invalidPattern(let pattern): "invalid regular expression \"\(pattern)\""
         case .duplicateApp(let app): "app \(app) appears twice"
+        case .sizeLimit(let app, let what): "\(app): \(what)"
         }
     }
 }
