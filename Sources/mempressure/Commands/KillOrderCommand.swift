@@ -33,7 +33,7 @@ struct KillOrderCommand: ParsableCommand {
     @Option(help: "Output format: table (for people), json (the report contract) or csv.")
     var format: Format = .table
 
-    @Option(parsing: .unconditional, help: "Show at most this many victims (default: all).")
+    @Option(parsing: .unconditional, help: "Show at most this many victims: 0 or more (default: all).")
     var limit: Int?
 
     @Flag(help: "Also show the packed key (band, order value, tie-breaker) that ordered each row.")

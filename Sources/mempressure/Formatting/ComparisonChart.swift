@@ -67,7 +67,7 @@ struct ComparisonChart {
                 out +=
                     "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y))\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n"
                 out +=
-                    "<text x=\"\(f(left + plotWidth + 4))\" y=\"\(f(y + 4))\" fill=\"#666\">\(policy.name) \(level.name)</text>\n"
+                    "<text x=\"\(f(left + plotWidth + 4))\" y=\"\(f(y + 4))\" fill=\"#666\">\(escape("\(policy.name) \(level.name)"))</text>\n"
             }
         }
         for (index, run) in runs.enumerated() {
@@ -112,8 +112,25 @@ struct ComparisonChart {
 
     private func color(_ index: Int) -> String { Self.palette[index % Self.palette.count] }
     private func f(_ value: Double) -> String { String((value * 10).rounded() / 10) }
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// Text for XML content or an attribute: markup characters as entities, and characters XML
+    /// 1.0 does not allow (most control characters) written as `\u{1B}`.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where !AppID.isPrintable(scalar) || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
+
+    private func escape(_ text: String) -> String { Self.escape(text) }
 }
