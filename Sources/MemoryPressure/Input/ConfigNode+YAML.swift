@@ -224,7 +224,7 @@ private struct YAMLComposer {
             ("mapping values are not allowed", "a ':' where a value was expected (quote a value that contains ': ')"),
             ("did not find expected key", "expected a key at this indentation (check the indentation of the line)"),
             ("did not find expected '-' indicator", "expected \"- \" for the next list item (check the indentation)"),
-            ("could not find expected ':'", "expected ':' after a key"),
+            ("could not find expected ':'", "expected ':' after a key (a key is at most 1024 characters)"),
             ("did not find expected ',' or ']'", "expected ',' or ']' in a [list]"),
             ("did not find expected ',' or '}'", "expected ',' or '}' in a {mapping}"),
             ("did not find expected node content", "expected a value"),
