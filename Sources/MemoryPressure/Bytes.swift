@@ -23,6 +23,12 @@ public struct Bytes: Hashable, Comparable, Sendable, Codable {
     /// No bytes.
     public static let zero = Bytes(0 as Int64)
 
+    /// The largest size any input may give, for one app or one device: 2^50 bytes (1 PiB).
+    /// Sizes are range-checked against it when they are parsed, so that the engine's sums of
+    /// up to ``PressureEngine/maximumApps`` footprints stay far from `Int64.max` (see
+    /// ``PressureEngine/maximumTotalFootprint``).
+    public static let maximum = Bytes(1 << 50 as Int64)
+
     /// `n` kibibytes (1024 bytes each).
     @inlinable public static func kibibytes(_ n: Int64) -> Bytes { Bytes(n << 10) }
     /// `n` mebibytes (1024² bytes each).
@@ -74,11 +80,27 @@ extension Bytes {
     ]
 
     /// Parses `"4096"`, `"512MiB"`, `"1.5 GiB"`, `"640KiB"` or `"12B"`; returns `nil` for anything
-    /// else (including negative sizes and percentages). `MB`, `M` and friends are read as binary
-    /// units, as memory sizes conventionally are.
+    /// else (including negative sizes, percentages and sizes above ``maximum``). `MB`, `M` and
+    /// friends are read as binary units, as memory sizes conventionally are.
     ///
     /// - Complexity: O(length of `text`)
     public init?(parsing text: String) {
+        guard case .bytes(let value) = Self.parse(text) else { return nil }
+        self.value = value
+    }
+
+    /// What ``init(parsing:)`` made of a text.
+    enum ParseResult: Equatable {
+        /// A size within `0...maximum`.
+        case bytes(Int64)
+        /// A well-formed size above ``maximum``.
+        case tooLarge
+        /// Not a size.
+        case invalid
+    }
+
+    /// Parses a size, telling a size that is too large from text that is not a size.
+    static func parse(_ text: String) -> ParseResult {
         let trimmed = text.trimmingWhitespace()
         var number = Substring(trimmed)
         var multiplier: Int64 = 1
@@ -88,16 +110,14 @@ extension Bytes {
             break
         }
         let digits = String(number).trimmingWhitespace()
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else { return .invalid }
         if let integer = Int64(digits) {
             let (product, overflow) = integer.multipliedReportingOverflow(by: multiplier)
-            guard !overflow else { return nil }
-            self.value = product
-        } else if let real = Double(digits), real.isFinite, real * Double(multiplier) < 9.2e18 {
-            self.value = Int64((real * Double(multiplier)).rounded())
-        } else {
-            return nil
+            return !overflow && product <= Self.maximum.value ? .bytes(product) : .tooLarge
         }
+        guard let real = Double(digits) else { return .invalid }
+        guard real.isFinite, real * Double(multiplier) <= Double(Self.maximum.value) else { return .tooLarge }
+        return .bytes(Int64((real * Double(multiplier)).rounded()))
     }
 
     /// A human-readable size with a binary unit and at most one decimal: `38.0 MiB`, `1.5 GiB`, `512 B`.

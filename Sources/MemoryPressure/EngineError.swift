@@ -35,6 +35,9 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateApp(AppID)
     /// An app uses a background mode it did not declare at launch.
     case undeclaredBackgroundMode(AppID, used: BackgroundModes, declared: BackgroundModes)
+    /// A footprint would pass ``PressureEngine/maximumFootprint`` for one app, or the sum of
+    /// every footprint ``PressureEngine/maximumTotalFootprint``; the text says which.
+    case sizeLimit(AppID, String)
 
     /// What went wrong and what was expected.
     public var description: String {
@@ -61,6 +64,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .undeclaredBackgroundMode(let app, let used, let declared):
             "\(app) uses background modes [\(used.modes.map(\.rawValue).joined(separator: ", "))] but declared "
                 + "only [\(declared.modes.map(\.rawValue).joined(separator: ", "))]"
+        case .sizeLimit(let app, let what): "\(app): \(what)"
         }
     }
 }

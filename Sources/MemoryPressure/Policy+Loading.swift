@@ -402,9 +402,9 @@ final class PolicyLoader {
 
     func checkPattern(_ pattern: String, _ object: ConfigObject, _ key: String) throws(InputError) {
         do {
-            _ = try Regex(pattern)
+            _ = try NamePattern(pattern)
         } catch {
-            throw object.error("key \"\(key)\": invalid regular expression \"\(pattern)\": \(error)")
+            throw object.error("key \"\(key)\": invalid regular expression \(pattern.quotedExcerpt()): \(error)")
         }
     }
 }

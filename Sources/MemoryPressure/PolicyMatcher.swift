@@ -10,8 +10,8 @@ struct PolicyMatcher {
     }
 
     let policy: Policy
-    /// Compiled patterns, by pattern text.
-    private let patterns: [String: Regex<AnyRegexOutput>]
+    /// Compiled patterns, by pattern text (linear-time matching: see ``NamePattern``).
+    private let patterns: [String: NamePattern]
     /// Whether any band, protection or limit matches on names (then an app's classification
     /// depends on its id, and cannot be shared between apps).
     let matchesNames: Bool
@@ -23,10 +23,10 @@ struct PolicyMatcher {
         for protection in policy.protections { texts += protection.matches.flatMap { $0.names ?? [] } }
         for limit in policy.limits { texts += limit.matches.flatMap { $0.names ?? [] } }
         texts += policy.preferences.map(\.pattern)
-        var compiled: [String: Regex<AnyRegexOutput>] = [:]
+        var compiled: [String: NamePattern] = [:]
         for text in texts where compiled[text] == nil {
             do {
-                compiled[text] = try Regex(text)
+                compiled[text] = try NamePattern(text)
             } catch {
                 throw .invalidPattern(text)
             }
@@ -42,11 +42,11 @@ struct PolicyMatcher {
     /// process's `name[pid]` (so earlyoom-style patterns such as `^chrome$` work).
     func matches(_ pattern: String, _ id: AppID) -> Bool {
         guard let regex = patterns[pattern] else { return false }
-        if id.rawValue.contains(regex) { return true }
+        if regex.isFound(in: id.rawValue) { return true }
         guard id.rawValue.hasSuffix("]"), let open = id.rawValue.lastIndex(of: "[") else { return false }
         let digits = id.rawValue[id.rawValue.index(after: open)..<id.rawValue.index(before: id.rawValue.endIndex)]
         guard !digits.isEmpty, digits.allSatisfy(\.isNumber) else { return false }
-        return String(id.rawValue[..<open]).contains(regex)
+        return regex.isFound(in: String(id.rawValue[..<open]))
     }
 
     /// Whether `subject` in `state` satisfies `match`.

@@ -45,6 +45,7 @@ extension PressureEngine {
         guard delta >= -held else {
             throw .freesMoreThanHeld(apps[index].id, requested: Bytes(-delta), held: Bytes(held))
         }
+        try checkGrowth(of: index, by: delta)
         if purgeable { apps[index].purgeable &+= delta } else { apps[index].base &+= delta }
         charge(index, delta)
     }

@@ -142,7 +142,9 @@ extension PressureEngine {
         guard launch.footprint.value >= 0, launch.purgeable.value >= 0,
             launch.views.allSatisfy({ $0.bytes.value >= 0 })
         else { throw .negativeSize("footprint of \(launch.id)") }
-        let parts = launch.views.reduce(launch.purgeable.value) { $0 + $1.bytes.value }
+        let parts = try checkedParts(
+            of: launch.id, footprint: launch.footprint, purgeable: launch.purgeable, views: launch.views)
+        try checkGrowth(id: launch.id, from: 0, by: launch.footprint.value)
         guard parts <= launch.footprint.value else {
             throw .footprintTooSmall(launch.id, footprint: launch.footprint, viewsAndCaches: Bytes(parts))
         }
@@ -362,6 +364,7 @@ extension PressureEngine {
             position = views.count - 1
         }
         let target = position!
+        if !views[target].isLoaded { try checkGrowth(of: index, by: views[target].bytes) }
         if let current = views.firstIndex(where: { $0.isOnscreen }), current != target {
             views[current].isOnscreen = false
             if views[current].isLoaded {

@@ -55,10 +55,12 @@ extension PressureEngine {
         guard indexByID[app.id] == nil else { throw .duplicateApp(app.id) }
         guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0
         else { throw .negativeSize("sizes of \(app.id)") }
+        try checkSizes(of: app)
         guard app.viewCaches.value + app.purgeable.value <= app.footprint.value else {
             throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable)
         }
         if app.state.isForeground, let current = foreground { throw .alreadyForeground(apps[current].id) }
+        if app.state.isResident { try checkGrowth(id: app.id, from: 0, by: app.footprint.value) }
         let index = try register(app.id)
         configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
         guard app.state.isResident else { return }
@@ -78,6 +80,14 @@ extension PressureEngine {
 }
 
 extension PressureEngine {
+    /// Throws unless every size of `app` is from 0 to ``maximumFootprint``.
+    func checkSizes(of app: ResidentApp) throws(EngineError) {
+        let limit = Self.maximumFootprint.value
+        for size in [app.footprint, app.viewCaches, app.purgeable, app.swap, app.pageTables] where size.value > limit {
+            throw .sizeLimit(app.id, "a size passes the limit of \(limit) bytes (2^50) for one app")
+        }
+    }
+
     /// Brings an app up to date with a new reading from a live source — footprint, caches, swap,
     /// page tables, state, oom_score_adj, priority — adding it if the engine does not know it.
     /// No callbacks are delivered and pressure is not evaluated (call ``refreshPressure(at:)``
@@ -88,6 +98,10 @@ extension PressureEngine {
     public func update(_ app: ResidentApp) throws(EngineError) {
         guard let found = indexByID[app.id] else { return try add(app) }
         let index = Int(found)
+        try checkSizes(of: app)
+        if app.state.isResident {
+            try checkGrowth(id: app.id, from: 0, by: app.footprint.value &- apps[index].footprint)
+        }
         guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0,
             app.viewCaches.value + app.purgeable.value <= app.footprint.value
         else {

@@ -22,11 +22,12 @@ public struct ResourceAccountant: Sendable, Hashable {
     /// - Complexity: O(1)
     public var free: Bytes { device.usable - totalFootprint - unattributed }
 
-    /// Records the memory in use outside the apps (see ``unattributed``).
+    /// Records the memory in use outside the apps (see ``unattributed``), clamped to
+    /// 0...``Bytes/maximum``.
     ///
     /// - Complexity: O(1)
     public mutating func setUnattributed(_ bytes: Bytes) {
-        unattributed = Bytes(Swift.max(bytes.value, 0))
+        unattributed = Bytes(Swift.min(Swift.max(bytes.value, 0), Bytes.maximum.value))
     }
 
     /// Records that some app's footprint changed by `delta` bytes.

@@ -24,6 +24,7 @@ public struct Snapshot: Sendable, Hashable {
     /// - Complexity: O(length of `text`)
     public init(text: String, file: String) throws(InputError) {
         let root: ConfigNode
+        let text = InputText.droppingByteOrderMark(text)
         if text.first(where: { !$0.isWhitespace }) == "{" {
             do {
                 root = try JSONParser.parse(text)
@@ -31,7 +32,7 @@ public struct Snapshot: Sendable, Hashable {
                 throw InputError(file: file, line: error.line, column: error.column, path: "", message: error.message)
             }
         } else {
-            root = try ConfigNode.parseYAML(text, file: file)
+            root = try ConfigNode.parseYAML(String(text), file: file)
         }
         let document = try ConfigObject(root, file: file)
         let deviceObject = try document.object("device")
@@ -45,11 +46,20 @@ public struct Snapshot: Sendable, Hashable {
         try deviceObject.finish()
         var apps: [ResidentApp] = []
         var seen: Set<AppID> = []
+        var foreground: (id: AppID, line: Int)? = nil
         for (path, node) in try document.optionalList("apps") ?? [] {
             let object = try ConfigObject(node, file: file, path: path)
             let app = try Self.app(object)
             guard seen.insert(app.id).inserted else {
-                throw object.error("app id \"\(app.id)\" appears twice; ids must be unique")
+                throw object.error("app id \"\(app.id.escaped)\" appears twice; ids must be unique")
+            }
+            if app.state.isForeground {
+                if let first = foreground {
+                    throw object.error(
+                        "a second foreground app (\(app.state.rawValue)): \"\(first.id.escaped)\" on line "
+                            + "\(first.line) is already active or inactive, and a device has one foreground app")
+                }
+                foreground = (app.id, node.line)
             }
             apps.append(app)
         }
@@ -58,22 +68,18 @@ public struct Snapshot: Sendable, Hashable {
     }
 
     private static func app(_ object: ConfigObject) throws(InputError) -> ResidentApp {
-        let id = try object.string("id")
-        guard !id.isEmpty else { throw object.error("key \"id\": expected a non-empty app id") }
+        let id = try object.appID("id")
         let stateNode = try object.required("state", expected: "notRunning, inactive, active, background or suspended")
         let state = try ConfigObject.enumValue(stateNode, AppState.self, object: object, key: "state")
-        var app = ResidentApp(id: AppID(id), state: state, footprint: try object.size("footprint"))
+        var app = ResidentApp(id: id, state: state, footprint: try object.size("footprint"))
         app.viewCaches = try object.optionalSize("viewCaches") ?? .zero
         app.purgeable = try object.optionalSize("purgeable") ?? .zero
-        if let lastActive = try object.optionalNumber("lastActive") {
-            guard lastActive >= 0 else {
-                throw object.error("key \"lastActive\": expected seconds ≥ 0, found \(lastActive)")
-            }
+        if let lastActive = try object.optionalNumber("lastActive", in: 0...InputLimits.maximumTime, unit: "seconds") {
             app.lastActive = lastActive
         }
         for mode in try object.optionalStringList("backgroundModes") ?? [] {
             guard let parsed = BackgroundMode(rawValue: mode) else {
-                throw object.error("key \"backgroundModes\": expected audio, location or voip, found \"\(mode)\"")
+                throw object.error("key \"backgroundModes\": expected audio, location or voip, found \(mode.quotedExcerpt())")
             }
             app.backgroundModes.insert(BackgroundModes(parsed))
         }

@@ -3,7 +3,8 @@ import MemoryPressure
 // Reading and writing traces as JSON Lines (DESIGN.md, "Trace").
 
 extension Trace {
-    /// Parses a JSON Lines trace. Blank lines are skipped; every other line is one object with a
+    /// Parses a JSON Lines trace (LF or CRLF line ends, an optional UTF-8 byte order mark). Blank
+    /// lines are skipped; every other line is one object with a
     /// number `t` and a string `event`, plus the fields that event takes. Unknown fields, wrong
     /// types, missing fields and times that go backwards are errors naming the line, the column
     /// and the field.
@@ -19,9 +20,8 @@ extension Trace {
         var lineNumber = 0
         var sawAction = false
         var launches: [AppID: AppLaunch] = [:]
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in InputText.lines(text) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let node: ConfigNode
             do {

@@ -22,7 +22,9 @@ struct TraceLineReader {
         guard let time = try fields.optionalNumber("t") else {
             throw error("missing field \"t\": expected a time in seconds")
         }
-        guard time >= 0 else { throw error("t", "expected a time ≥ 0 in seconds, found \(Event.json(time))") }
+        guard time >= 0, time <= InputLimits.maximumTime else {
+            throw error("t", "expected a time from 0 to 1e12 seconds, found \(Event.json(time))")
+        }
         guard time >= previous else {
             throw error("t", "time \(Event.json(time)) is before the previous line's \(Event.json(previous))")
         }
@@ -36,9 +38,7 @@ struct TraceLineReader {
     }
 
     private func app() throws(InputError) -> AppID {
-        let id = try fields.string("app")
-        guard !id.isEmpty else { throw error("app", "expected a non-empty app id") }
-        return AppID(id)
+        try fields.appID("app")
     }
 
     /// The action of the `event` name, reading its fields.
@@ -66,9 +66,8 @@ struct TraceLineReader {
         case "hideView": return .hideView(app: try app(), view: try fields.string("view"))
         case "beginBackgroundTask":
             let app = try app()
-            guard let seconds = try fields.optionalNumber("seconds"), seconds >= 0 else {
-                throw error("seconds", "expected a duration ≥ 0 in seconds")
-            }
+            guard let seconds = try fields.optionalNumber("seconds", in: 0...InputLimits.maximumTime, unit: "seconds")
+            else { throw error("seconds", "expected a duration from 0 to 1e12 seconds") }
             return .beginBackgroundTask(app: app, seconds: seconds)
         case "useBackgroundModes":
             return .useBackgroundModes(app: try app(), modes: try modes("modes", required: true))
@@ -78,7 +77,7 @@ struct TraceLineReader {
         default:
             throw error(
                 "event",
-                "unknown event \"\(event)\"; expected device, launch, open, home, interrupt, interruptEnd, lock, "
+                "unknown event \(event.quotedExcerpt()); expected device, launch, open, home, interrupt, interruptEnd, lock, "
                     + "unlock, allocate, free, showView, hideView, beginBackgroundTask, useBackgroundModes, userKill, "
                     + "notify or tick")
         }
@@ -93,7 +92,7 @@ struct TraceLineReader {
         var modes: BackgroundModes = []
         for mode in names {
             guard let parsed = BackgroundMode(rawValue: mode) else {
-                throw error(key, "expected audio, location or voip, found \"\(mode)\"")
+                throw error(key, "expected audio, location or voip, found \(mode.quotedExcerpt())")
             }
             modes.insert(BackgroundModes(parsed))
         }
@@ -118,17 +117,20 @@ struct TraceLineReader {
         launch.purgeable = try fields.optionalSize("purgeable") ?? .zero
         launch.oomScoreAdj = try fields.optionalInt("oomScoreAdj", in: -1000...1000)
         launch.priority = try fields.optionalInt("priority", in: -1_000_000...1_000_000)
+        var viewNames: Set<String> = []
         for (path, node) in try fields.optionalList("views") ?? [] {
             let view = try ConfigObject(node, file: fields.file, path: path)
             let name = try view.string("name")
             let bytes = try view.size("bytes")
             try view.finish()
-            guard !launch.views.contains(where: { $0.name == name }) else {
-                throw error(path, "view \"\(name)\" appears twice")
+            guard viewNames.insert(name).inserted else {
+                throw error(path, "view \(name.quotedExcerpt()) appears twice")
             }
             launch.views.append(ViewSpec(name: name, bytes: bytes))
         }
-        let parts = launch.views.reduce(launch.purgeable.value) { $0 + $1.bytes.value }
+        // Each part is at most Bytes.maximum (2^50): the sum cannot overflow before it passes the footprint.
+        var parts = launch.purgeable.value
+        for view in launch.views where parts <= launch.footprint.value { parts += view.bytes.value }
         guard parts <= launch.footprint.value else {
             throw error(
                 "footprint",

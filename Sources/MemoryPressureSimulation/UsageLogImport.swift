@@ -11,34 +11,44 @@ public enum UsageLogImport {
         public var trace: Trace
     }
 
-    /// Parses `text` (the separator is detected from the header: tab or comma). Timestamps are
-    /// seconds (integers or decimals) or ISO 8601 dates (`2016-05-03T08:15:00Z` or with a space).
+    /// The largest timestamp in seconds a log may give, either side of zero (about 3,170 years).
+    public static let maximumTimestamp = 1e11
+
+    /// Parses `text` (the separator is detected from the header: tab or comma). Fields may be
+    /// quoted as RFC 4180 says (`"Foo, Inc."`, `""` for a quote); lines end with LF or CRLF.
+    /// Timestamps are seconds (integers or decimals, at most ``maximumTimestamp`` either side of
+    /// zero) or valid ISO 8601 dates (`2016-05-03T08:15:00Z` or with a space, years 1–9999).
+    /// App names must be app ids (printable characters, see ``AppID/problem(with:)``).
     /// Apps get footprints from `catalogue` (by app name) or, for unknown names, a stable size
     /// drawn from `workload`'s footprint distribution, so imports are deterministic.
     ///
-    /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row.
+    /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row;
+    ///   a message quotes at most a short excerpt of the input.
     public static func parse(
         _ text: String, file: String, workload: Workload = .phone
     ) throws(InputError) -> [UserTrace] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        let body = InputText.droppingByteOrderMark(text)
+        let headerEnd = body.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) ?? body.endIndex
+        let separator: Unicode.Scalar = body[..<headerEnd].contains("\t") ? "\t" : ","
+        let records: [DelimitedText.Record]
+        do {
+            records = try DelimitedText.records(String(body), separator: separator)
+        } catch {
+            throw InputError(file: file, line: error.line, column: error.column, path: "", message: error.message)
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let header = lines.first else {
+        guard let header = records.first else {
             throw InputError(
                 file: file, line: 1, column: 1, path: "",
                 message: "expected a header row: user, session, timestamp, app, event")
         }
-        let separator: Character = header.contains("\t") ? "\t" : ","
-        let columns = header.split(separator: separator, omittingEmptySubsequences: false).map {
-            $0.trimmed.lowercased()
-        }
+        let columns = header.fields.map { $0.text.trimmed.lowercased() }
         func column(_ names: [String]) throws(InputError) -> Int {
             guard let index = columns.firstIndex(where: { names.contains($0) }) else {
+                let found = columns.prefix(8).map { $0.excerpt(limit: 24) }.joined(separator: ", ")
                 throw InputError(
-                    file: file, line: 1, column: 1, path: "",
-                    message:
-                        "expected a column named \(names[0]) in the header, found \(columns.joined(separator: ", "))")
+                    file: file, line: header.line, column: 1, path: "",
+                    message: "expected a column named \(names[0]) in the header, found \(columns.count) "
+                        + "column\(columns.count == 1 ? "" : "s"): \(found)\(columns.count > 8 ? ", …" : "")")
             }
             return index
         }
@@ -50,37 +60,43 @@ public enum UsageLogImport {
         struct Row { var time: Double; var app: String; var opened: Bool; var line: Int }
         var rowsByUser: [String: [Row]] = [:]
         var userOrder: [String] = []
-        for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-            let number = offset + 1
-            let fields = line.split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmed }
+        for record in records.dropFirst() {
+            let fields = record.fields
             guard fields.count >= columns.count else {
                 throw InputError(
-                    file: file, line: number, column: line.count + 1, path: "",
+                    file: file, line: record.line, column: 0, path: "",
                     message: "expected \(columns.count) fields, found \(fields.count)")
             }
-            func columnOffset(_ index: Int) -> Int {
-                fields.prefix(index).reduce(1) { $0 + $1.count + 1 }
+            func error(_ index: Int, _ message: String) -> InputError {
+                InputError(
+                    file: file, line: fields[index].line, column: fields[index].column, path: columns[index],
+                    message: message)
             }
-            guard let time = Self.seconds(fields[timeColumn]) else {
-                throw InputError(
-                    file: file, line: number, column: columnOffset(timeColumn), path: columns[timeColumn],
-                    message: "expected seconds or an ISO 8601 time, found \"\(fields[timeColumn])\"")
+            let timeText = fields[timeColumn].text.trimmed
+            guard let time = Self.seconds(timeText) else {
+                throw error(
+                    timeColumn,
+                    "expected seconds from -1e11 to 1e11 or a valid ISO 8601 time such as 2016-05-03T08:15:00Z, "
+                        + "found \(timeText.quotedExcerpt())")
             }
-            let event = fields[eventColumn].lowercased()
+            let eventText = fields[eventColumn].text.trimmed
+            let event = eventText.lowercased()
             guard event == "opened" || event == "closed" else {
-                throw InputError(
-                    file: file, line: number, column: columnOffset(eventColumn), path: columns[eventColumn],
-                    message: "expected Opened or Closed, found \"\(fields[eventColumn])\"")
+                throw error(eventColumn, "expected Opened or Closed, found \(eventText.quotedExcerpt())")
             }
-            guard !fields[appColumn].isEmpty else {
-                throw InputError(
-                    file: file, line: number, column: columnOffset(appColumn), path: columns[appColumn],
-                    message: "expected an app name")
+            let app = fields[appColumn].text.trimmed
+            if let problem = AppID.problem(with: app) {
+                throw error(appColumn, problem.replacingOccurrences(of: "app id", with: "app name"))
             }
-            let user = fields[userColumn]
+            let user = fields[userColumn].text.trimmed
+            if let bad = user.unicodeScalars.first(where: { !AppID.isPrintable($0) }) {
+                throw error(
+                    userColumn,
+                    "expected a user of printable characters, found the control character \(AppID.codePoint(bad))")
+            }
             if rowsByUser[user] == nil { userOrder.append(user) }
             rowsByUser[user, default: []].append(
-                Row(time: time, app: fields[appColumn], opened: event == "opened", line: number))
+                Row(time: time, app: app, opened: event == "opened", line: record.line))
         }
 
         return userOrder.map { user in
@@ -120,17 +136,28 @@ public enum UsageLogImport {
             id: AppID(name), footprint: base + views[0].bytes + purgeable, views: views, purgeable: purgeable)
     }
 
-    /// Seconds from a number or an ISO 8601 date-time (UTC or with an offset).
+    /// Seconds from a number (at most ``maximumTimestamp`` either side of zero) or a valid ISO
+    /// 8601 date-time (UTC or with an offset; years 1–9999, real days of the month, seconds
+    /// 0–59); `nil` for anything else.
     static func seconds(_ text: String) -> Double? {
-        if let value = Double(text), value.isFinite { return value }
+        if let value = Double(text) {
+            return value.isFinite && abs(value) <= maximumTimestamp ? value : nil
+        }
         // YYYY-MM-DD[T ]HH:MM:SS[.fff][Z|±HH:MM]
         let characters = Array(text)
-        guard characters.count >= 19 else { return nil }
-        func number(_ start: Int, _ length: Int) -> Int? { Int(String(characters[start..<start + length])) }
+        guard characters.count >= 19, characters.count <= 64,
+            characters.allSatisfy({ $0.isASCII })
+        else { return nil }
+        func number(_ start: Int, _ length: Int) -> Int? {
+            let digits = characters[start..<start + length]
+            guard digits.allSatisfy({ $0.isNumber }) else { return nil }
+            return Int(String(digits))
+        }
         guard let year = number(0, 4), characters[4] == "-", let month = number(5, 2), characters[7] == "-",
             let day = number(8, 2), characters[10] == "T" || characters[10] == " ", let hour = number(11, 2),
             characters[13] == ":", let minute = number(14, 2), characters[16] == ":", let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+            minute < 60, second < 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -141,7 +168,8 @@ public enum UsageLogImport {
                 digits.append(characters[index])
                 index += 1
             }
-            fraction = Double("0." + digits) ?? 0
+            guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
+            fraction = value
         }
         var offset = 0
         if index < characters.count {
@@ -149,7 +177,7 @@ public enum UsageLogImport {
             if sign == "Z" {
                 index += 1
             } else if sign == "+" || sign == "-", characters.count >= index + 6, let h = number(index + 1, 2),
-                let m = number(index + 4, 2)
+                characters[index + 3] == ":", let m = number(index + 4, 2), h < 24, m < 60
             {
                 offset = (h * 3600 + m * 60) * (sign == "+" ? 1 : -1)
                 index += 6
@@ -167,14 +195,18 @@ public enum UsageLogImport {
         let days = era * 146_097 + dayOfEra - 719_468
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
     }
+
+    /// The number of days of `month` (1–12) in `year` (Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
 }
 
-extension Substring {
-    /// The text without surrounding spaces, tabs and quotes.
-    fileprivate var trimmed: String {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" || first == "\"" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\"" { slice.removeLast() }
-        return String(slice)
-    }
+extension String {
+    /// The text without surrounding spaces and tabs (quotes are the CSV reader's business).
+    fileprivate var trimmed: String { trimmingWhitespaceAndTabs() }
 }

@@ -177,7 +177,9 @@ struct SimulationTests {
         #expect(
             throws: InputError(
                 file: "log.csv", line: 3, column: 5, path: "timestamp",
-                message: "expected seconds or an ISO 8601 time, found \"soon\"")
+                message:
+                    "expected seconds from -1e11 to 1e11 or a valid ISO 8601 time such as 2016-05-03T08:15:00Z, "
+                    + "found \"soon\"")
         ) {
             try UsageLogImport.parse(
                 "user,session,timestamp,app,event\nu,1,10,a,Opened\nu,1,soon,a,Closed\n", file: "log.csv")

@@ -148,7 +148,7 @@ struct SnapshotParsingTests {
             "expected an integer from -1000 to 1000, found the number 1001")
         expectError(
             replacing(line: 8, with: ["    footprint: 30MiB", "    lastActive: soon"]), 9, 17, "apps[1].lastActive",
-            "expected a number, found the string \"soon\"")
+            "expected a number from 0 to 1000000000000 seconds, found the string \"soon\"")
         expectError(
             "device: { memory: 1GiB }\napps: 3\n", 2, 7, "apps", "expected a list, found the number 3")
         expectError(
@@ -226,9 +226,14 @@ struct SnapshotParsingTests {
         }
     }
 
-    @Test("a snapshot with two foreground apps parses but cannot be loaded")
+    @Test("a snapshot with two foreground apps is refused at the second one, naming the first one's line")
     func twoForegroundApps() throws {
-        let snapshot = try Snapshot(text: replacing(line: 7, with: ["    state: inactive"]), file: "s.yaml")
+        expectError(
+            replacing(line: 7, with: ["    state: inactive"]), 9, 5, "apps[2]",
+            "a second foreground app (active): \"com.example.b\" on line 6 is already active or inactive")
+        // Built in code, the engine still refuses it.
+        var snapshot = try Snapshot(text: base, file: "s.yaml")
+        snapshot.apps[1].state = .inactive
         #expect(throws: EngineError.self) { try PressureEngine(snapshot: snapshot, policy: .ios4) }
     }
 }

@@ -56,8 +56,8 @@ public struct ConfigNode: Sendable, Hashable {
         switch value {
         case .null: "nothing (null)"
         case .bool(let flag): flag ? "true" : "false"
-        case .number(_, let text): "the number \(text)"
-        case .string(let text): "the string \"\(text)\""
+        case .number(_, let text): "the number \(text.excerpt(limit: 40))"
+        case .string(let text): "the string \(text.quotedExcerpt())"
         case .array: "a list"
         case .object: "a mapping"
         }
@@ -88,9 +88,11 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `snapshot.yaml:7:16: apps[3].footprint: expected a size such as 4096 or "40MiB", found the string "lots"`.
+    /// Each part is cut short (and its control characters escaped) so that one error stays
+    /// one short line, whatever the input held.
     public var description: String {
-        var location = file
+        var location = file.excerpt(limit: 200)
         if line > 0 { location += ":\(line)" + (column > 0 ? ":\(column)" : "") }
-        return location + ": " + (path.isEmpty ? "" : path + ": ") + message
+        return location + ": " + (path.isEmpty ? "" : path.excerpt(limit: 120) + ": ") + message.excerpt(limit: 600)
     }
 }

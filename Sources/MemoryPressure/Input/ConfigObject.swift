@@ -71,7 +71,7 @@ public final class ConfigObject {
         for key in asked where !expected.contains(key) { expected.append(key) }
         throw InputError(
             file: file, line: unknown.keyLine, column: unknown.keyColumn, path: path,
-            message: "unknown key \"\(unknown.key)\"; expected \(expected.joined(separator: ", "))")
+            message: "unknown key \(unknown.key.quotedExcerpt()); expected \(expected.joined(separator: ", "))")
     }
 
     // MARK: Typed accessors
@@ -114,6 +114,36 @@ public final class ConfigObject {
         return number
     }
 
+    /// A number in `range` at `key`, or `nil`; `unit` (such as "seconds") goes into the error.
+    public func optionalNumber(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(InputError)
+        -> Double?
+    {
+        guard let node = optional(key) else { return nil }
+        guard case .number(let number, _) = node.value, range.contains(number) else {
+            let bounds = "\(ConfigObject.format(range.lowerBound)) to \(ConfigObject.format(range.upperBound))"
+            throw error(
+                at: node, key: key,
+                "expected a number from \(bounds)\(unit.isEmpty ? "" : " " + unit), found \(node.kindDescription)")
+        }
+        return number
+    }
+
+    /// `12`, `1e+12`, `0.5`: a bound in a message.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// An app id at `key`: a non-empty string of printable characters (see ``AppID/problem(with:)``).
+    public func appID(_ key: String) throws(InputError) -> AppID {
+        let node = try required(key, expected: "an app id")
+        guard case .string(let text) = node.value else {
+            throw error(at: node, key: key, "expected an app id (a string), found \(node.kindDescription)")
+        }
+        if let problem = AppID.problem(with: text) { throw error(at: node, key: key, problem) }
+        return AppID(text)
+    }
+
     /// An integer in `range` at `key`, or `nil`.
     public func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(InputError) -> Int? {
         guard let node = optional(key) else { return nil }
@@ -145,32 +175,51 @@ public final class ConfigObject {
         return try Self.size(node, object: self, key: key)
     }
 
-    /// The size `node` holds: bytes, or a string with a unit.
+    /// The size `node` holds: bytes, or a string with a unit, from 0 to ``Bytes/maximum``.
     public static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
-        switch node.value {
-        case .number(let number, _) where number >= 0 && number == number.rounded() && number < 9e18:
-            return Bytes(Int64(number))
-        case .string(let text):
-            if let bytes = Bytes(parsing: text) { return bytes }
-        default: break
+        switch try sizeOrPercent(node, object: object, key: key, allowsPercent: false) {
+        case .bytes(let bytes): return bytes
+        case .percent: fatalError("unreachable: percentages are refused above")
         }
-        throw object.error(
-            at: node, key: key, "expected a size such as 4096, 640KiB or 40MiB, found \(node.kindDescription)")
     }
 
     /// An amount at `key`: a size, or a percentage of memory (`"15%"`).
     public func amount(_ key: String) throws(InputError) -> MemoryAmount {
         let node = try required(key, expected: "a size such as 40MiB or a percentage such as 15%")
+        return try Self.sizeOrPercent(node, object: self, key: key, allowsPercent: true)
+    }
+
+    /// The text of ``Bytes/maximum`` in messages.
+    static let maximumSizeText = "1 PiB (\(Bytes.maximum.value) bytes)"
+
+    private static func sizeOrPercent(_ node: ConfigNode, object: ConfigObject, key: String, allowsPercent: Bool)
+        throws(InputError) -> MemoryAmount
+    {
         switch node.value {
-        case .number(let number, _) where number >= 0 && number == number.rounded() && number < 9e18:
+        case .number(let number, _) where number >= 0 && number == number.rounded():
+            guard number <= Double(Bytes.maximum.value) else {
+                throw object.error(
+                    at: node, key: key, "expected a size of at most \(maximumSizeText), found \(node.kindDescription)")
+            }
             return .bytes(Bytes(Int64(number)))
         case .string(let text):
-            if let amount = MemoryAmount(parsing: text) { return amount }
+            if allowsPercent, let amount = MemoryAmount(parsing: text) { return amount }
+            switch Bytes.parse(text) {
+            case .bytes(let value): return .bytes(Bytes(value))
+            case .tooLarge:
+                throw object.error(
+                    at: node, key: key, "expected a size of at most \(maximumSizeText), found \(node.kindDescription)")
+            case .invalid: break
+            }
         default: break
         }
-        throw error(
-            at: node, key: key,
-            "expected a size such as 40MiB or a percentage from 0% to 100%, found \(node.kindDescription)")
+        if allowsPercent {
+            throw object.error(
+                at: node, key: key,
+                "expected a size such as 40MiB or a percentage from 0% to 100%, found \(node.kindDescription)")
+        }
+        throw object.error(
+            at: node, key: key, "expected a size such as 4096, 640KiB or 40MiB, found \(node.kindDescription)")
     }
 
     /// The mapping at `key`.

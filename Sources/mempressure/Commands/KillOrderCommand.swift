@@ -33,7 +33,7 @@ struct KillOrderCommand: ParsableCommand {
     @Option(help: "Output format: table (for people), json (the report contract) or csv.")
     var format: Format = .table
 
-    @Option(parsing: .unconditional, help: "Show at most this many victims (default: all).")
+    @Option(parsing: .unconditional, help: "Show at most this many victims: 0 or more (default: all).")
     var limit: Int?
 
     @Flag(help: "Also show the packed key (band, order value, tie-breaker) that ordered each row.")
@@ -53,7 +53,8 @@ struct KillOrderCommand: ParsableCommand {
             do throws(EngineError) {
                 engine = try PressureEngine(snapshot: parsed, policy: policy)
             } catch {
-                throw CLIError.malformed("\(live ? "/proc" : InputFile.displayName(snapshot ?? "-")): \(error)")
+                let source = live ? "/proc" : InputFile.displayName(snapshot ?? "-")
+                throw CLIError.malformed("\(source): \(Self.path(of: error, in: parsed))\(error)")
             }
             let report = KillOrderReport(
                 policy: policy.name, device: parsed.device, free: engine.free, level: engine.levelForFreeMemory,
@@ -64,6 +65,20 @@ struct KillOrderCommand: ParsableCommand {
             case .csv: try StandardOutput.write(report.csv)
             }
         }
+    }
+
+    /// `apps[3]: ` for an engine error about the fourth app of `snapshot`, or nothing.
+    static func path(of error: EngineError, in snapshot: Snapshot) -> String {
+        let app: AppID
+        switch error {
+        case .sizeLimit(let id, _), .duplicateApp(let id), .footprintTooSmall(let id, _, _): app = id
+        case .alreadyForeground:
+            // The second foreground app is the one refused.
+            let foreground = snapshot.apps.indices.filter { snapshot.apps[$0].state.isForeground }
+            return foreground.count > 1 ? "apps[\(foreground[1])]: " : ""
+        default: return ""
+        }
+        return snapshot.apps.firstIndex { $0.id == app }.map { "apps[\($0)]: " } ?? ""
     }
 
     /// The snapshot in the file at `path`.

@@ -23,21 +23,24 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var policy: PolicyOption
 
-    @Option(help: "Seconds between refreshes.")
+    @Option(parsing: .unconditional, help: "Seconds between refreshes: above 0, at most 3600.")
     var interval: Double = 2
 
-    @Option(help: "How many victims to show.")
+    @Option(parsing: .unconditional, help: "How many victims to show: 1...10000.")
     var top: Int = 5
 
-    @Option(help: "Stop after this many refreshes (default: until Ctrl-C).")
+    @Option(parsing: .unconditional, help: "Stop after this many refreshes: 1...1000000 (default: until Ctrl-C).")
     var count: Int?
 
     func validate() throws {
-        if interval <= 0 || interval > 3600 {
-            throw ValidationError("--interval must be above 0 and at most 3600 seconds")
+        // Written so that NaN fails too (every comparison with NaN is false).
+        guard interval > 0 && interval <= 3600 else {
+            throw ValidationError("--interval must be a number of seconds above 0 and at most 3600, got \(interval)")
         }
-        if top < 1 { throw ValidationError("--top must be at least 1") }
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        guard (1...10_000).contains(top) else { throw ValidationError("--top must be 1...10000, got \(top)") }
+        if let count, !(1...1_000_000).contains(count) {
+            throw ValidationError("--count must be 1...1000000, got \(count)")
+        }
     }
 
     func run() throws {
@@ -70,7 +73,7 @@ struct WatchCommand: ParsableCommand {
     private func frame(_ ranking: LiveKillOrder, events: [Event], elapsed: Double) -> String {
         let engine = ranking.engine
         var out = String(format: "[%7.1fs] ", elapsed)
-        out += "policy \(engine.policy.name): free \(engine.free.formatted) of \(engine.device.memory.formatted), "
+        out += "policy \(engine.policy.name.escapingControlCharacters()): free \(engine.free.formatted) of \(engine.device.memory.formatted), "
         out += "level \(engine.level.name)"
         if let stall = ranking.snapshot.pressure {
             out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
@@ -78,7 +81,8 @@ struct WatchCommand: ParsableCommand {
         out += "\n"
         let wouldKill = events.compactMap { event -> String? in
             if case .kill(let app, _, let reason, let notice, let freed) = event.kind {
-                return "  would kill \(app) (\(reason); \(notice.rawValue); frees \(freed.formatted))"
+                return "  would kill \(app.escaped) (\(reason.escapingControlCharacters()); \(notice.rawValue); "
+                    + "frees \(freed.formatted))"
             }
             return nil
         }

@@ -189,10 +189,23 @@ struct ComparisonChart {
     private func color(_ index: Int) -> String { Self.palette[index % Self.palette.count] }
     private func f(_ value: Double) -> String { String((value * 10).rounded() / 10) }
 
-    /// `text` escaped for SVG text and attributes.
+    /// `text` escaped for SVG text and attributes; characters XML forbids are written out.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where !AppID.isPrintable(scalar) || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
     private func escape(_ text: String) -> String { Self.escape(text) }
 }

@@ -4,15 +4,16 @@ import MemoryPressure
 enum EventLogText {
     /// Formats `events` as aligned lines: time, event type, app, details.
     static func format(_ events: [Event]) -> String {
-        let appWidth = max(3, events.map { app(of: $0)?.rawValue.count ?? 1 }.max() ?? 3)
+        // Control characters in ids and names are escaped (`\u{1B}`): a line stays one line.
+        let appWidth = max(3, events.map { app(of: $0)?.escaped.count ?? 1 }.max() ?? 3)
         let timeWidth = max(4, events.map { Event.json($0.time).count + 1 }.max() ?? 4)
         var out =
             pad("t", timeWidth, right: true) + "  " + pad("event", 12) + "  " + pad("app", appWidth) + "  details\n"
         for event in events {
             out += pad(Event.json(event.time) + "s", timeWidth, right: true) + "  "
             out += pad(type(of: event), 12) + "  "
-            out += pad(app(of: event)?.rawValue ?? "-", appWidth) + "  "
-            out += details(of: event) + "\n"
+            out += pad(app(of: event)?.escaped ?? "-", appWidth) + "  "
+            out += details(of: event).escapingControlCharacters() + "\n"
         }
         return out
     }

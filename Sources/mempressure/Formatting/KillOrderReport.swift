@@ -76,7 +76,9 @@ struct KillOrderReport {
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
-    static func csvField(_ text: String) -> String {
+    /// Control characters (from live process names) are escaped as `\u{1B}` first.
+    static func csvField(_ raw: String) -> String {
+        let text = raw.escapingControlCharacters()
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
@@ -86,7 +88,10 @@ struct KillOrderReport {
 enum TextTable {
     /// Renders `rows` (the first is the header) with two spaces between columns; columns listed
     /// in `rightAligned` are aligned to the right. Trailing spaces are trimmed.
-    static func render(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+    /// Control characters in cells (a live process's name can hold any) are escaped as
+    /// `\u{1B}`, so a cell can neither break the table nor drive the terminal.
+    static func render(_ rawRows: [[String]], rightAligned: Set<Int>) -> String {
+        let rows = rawRows.map { $0.map { $0.escapingControlCharacters() } }
         let columns = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {

@@ -1,31 +1,73 @@
 import Foundation
 
-/// Reading an input file, with the documented errors: exit 66 when it is missing or unreadable.
-enum InputFile {
-    /// The name error messages use for `path`: `<stdin>` for `-`.
-    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+#if canImport(Glibc)
+    import Glibc
+#endif
 
-    /// The text of the file at `path` (`-` reads standard input).
+/// Reading an input file, with the documented errors: exit 66 when it is missing or unreadable,
+/// 65 when it is not UTF-8 text or larger than ``maximumSize``.
+enum InputFile {
+    /// The largest input file: 256 MiB (a 100,000-app snapshot is about 15 MiB). Reading stops
+    /// there, so `/dev/zero` or an endless pipe cannot exhaust memory.
+    static let maximumSize = 256 << 20
+
+    /// The name error messages use for `path`: `<stdin>` for `-`.
+    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.excerpt(limit: 200) }
+
+    /// The text of the file at `path` (`-` reads standard input); a UTF-8 byte order mark is
+    /// dropped.
     static func read(_ path: String) throws -> String {
+        let name = displayName(path)
+        let descriptor: Int32
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return try decode(data, path: "<stdin>")
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR { throw CLIError.notFound("\(name): no such file") }
+                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
+            }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.notFound("\(path): no such file")
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw CLIError.notFound("\(name): is a directory, expected a file")
         }
-        guard !isDirectory.boolValue else { throw CLIError.notFound("\(path): is a directory, expected a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.notFound("\(path): cannot be read (permission denied?)")
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+            guard data.count <= maximumSize else {
+                throw CLIError.malformed("\(name): larger than the limit of \(maximumSize >> 20) MiB for an input file")
+            }
         }
-        return try decode(data, path: path)
+        return try decode(data, name: name)
     }
 
-    private static func decode(_ data: Data, path: String) throws -> String {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CLIError.malformed("\(path): expected UTF-8 text")
+    private static func decode(_ bytes: [UInt8], name: String) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            var offset = 0
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            var line = 1
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    offset += scalar.utf8.count
+                    if scalar == "\n" { line += 1 }
+                case .emptyInput: break loop
+                case .error: break loop
+                }
+            }
+            throw CLIError.malformed("\(name):\(line): expected UTF-8 text, found an invalid byte at offset \(offset)")
         }
-        return text
+        return text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
     }
 }

@@ -19,10 +19,8 @@ enum StandardError {
 enum StandardOutput {
     /// Writes `text` to stdout; a failure (a closed pipe, a full disk) is an output error (exit 74).
     static func write(_ text: String) throws {
-        do {
-            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw CLIError.notWritable("cannot write to standard output: \(error.localizedDescription)")
+        if let code = OutputFile.writeAll(text, to: STDOUT_FILENO) {
+            throw CLIError.notWritable("cannot write to standard output (\(String(cString: strerror(code))))")
         }
     }
 }

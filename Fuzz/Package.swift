@@ -1,0 +1,40 @@
+// swift-tools-version: 6.1
+//
+// libFuzzer targets for every parser of the MemoryPressure package, in their own package so that
+// building the root package never builds them. Build and run one with `scripts/fuzz.sh TARGET
+// SECONDS` (TARGET: policy, snapshot, trace, workload, usage-log); the README's "Limits and hostile
+// input" section reports how many inputs each ran without a crash.
+
+import PackageDescription
+
+let package = Package(
+    name: "MemoryPressureFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "MemoryPressure", path: "../")
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzPolicy", dependencies: [.product(name: "MemoryPressure", package: "MemoryPressure")]),
+        .executableTarget(
+            name: "FuzzSnapshot", dependencies: [.product(name: "MemoryPressure", package: "MemoryPressure")]),
+        .executableTarget(
+            name: "FuzzTrace",
+            dependencies: [
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+            ]),
+        .executableTarget(
+            name: "FuzzWorkload",
+            dependencies: [
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+            ]),
+        .executableTarget(
+            name: "FuzzUsageLog",
+            dependencies: [
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+            ]),
+    ]
+)

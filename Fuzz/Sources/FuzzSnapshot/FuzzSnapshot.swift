@@ -1,0 +1,18 @@
+import MemoryPressure
+
+/// libFuzzer entry point: any bytes are either a snapshot or an ``InputError``; a snapshot that
+/// parses is loaded under every shipped policy and ranked, and the books must balance.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    guard let snapshot = try? Snapshot(text: text, file: "fuzz.yaml") else { return 0 }
+    for name in Policy.shippedNames {
+        guard let policy = try? Policy.shipped(name),
+            let engine = try? PressureEngine(snapshot: snapshot, policy: policy)
+        else { continue }
+        _ = engine.killOrder(limit: 20)
+        _ = try? engine.refreshPressure(at: 1)
+        if let problem = engine._invariantViolation() { fatalError("invariant broken: \(problem)") }
+    }
+    return 0
+}

@@ -1,0 +1,16 @@
+import MemoryPressure
+import MemoryPressureSimulation
+
+/// libFuzzer entry point: any bytes are either a usage log or an ``InputError``; every trace an
+/// import makes must be written and read back (finite times, valid ids).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzUsageLog(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    guard let users = try? UsageLogImport.parse(text, file: "fuzz.csv") else { return 0 }
+    for user in users {
+        guard (try? Trace(jsonLines: user.trace.jsonLines, file: "again.jsonl")) != nil else {
+            fatalError("an imported trace does not read back")
+        }
+    }
+    return 0
+}

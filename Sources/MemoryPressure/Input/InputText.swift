@@ -1,0 +1,39 @@
+/// The conventions every text input shares: a UTF-8 byte order mark at the start is ignored,
+/// and lines end with LF or CRLF.
+package enum InputText {
+    /// `text` without a leading UTF-8 byte order mark (U+FEFF).
+    ///
+    /// - Complexity: O(1)
+    package static func droppingByteOrderMark(_ text: String) -> Substring {
+        text.unicodeScalars.first == "\u{FEFF}" ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
+    }
+
+    /// The lines of `text` (after ``droppingByteOrderMark(_:)``), split at LF and CRLF, each
+    /// without its line end; a final line end does not start another line.
+    ///
+    /// - Complexity: O(length of `text`)
+    package static func lines(_ text: String) -> [Substring] {
+        let body = droppingByteOrderMark(text)
+        // "\r\n" is one Character in Swift, so it is a separator of its own.
+        var lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    }
+}
+
+extension String {
+    /// At most `limit` characters of the text, control characters escaped, with `…` when cut:
+    /// what an error message may quote of an input.
+    ///
+    /// - Complexity: O(`limit`)
+    public func excerpt(limit: Int = 60) -> String {
+        let head = prefix(limit)
+        return String(head).escapingControlCharacters() + (head.endIndex < endIndex ? "…" : "")
+    }
+
+    /// ``excerpt(limit:)`` in double quotes.
+    public func quotedExcerpt(limit: Int = 60) -> String { "\"" + excerpt(limit: limit) + "\"" }
+
+    /// The text without leading and trailing spaces and tabs.
+    public func trimmingWhitespaceAndTabs() -> String { trimmingWhitespace() }
+}
