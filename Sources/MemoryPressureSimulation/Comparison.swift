@@ -115,6 +115,9 @@ public struct MetricDefinition: Sendable {
         .init(name: "  of cold relaunches (s)", key: "coldRelaunchWait", better: .lower, isDeterministic: true) {
             $0.coldRelaunchWait
         },
+        .init(name: "cold launches", key: "coldLaunches", better: .neither, isDeterministic: true) {
+            Double($0.coldLaunches)
+        },
         .init(name: "cold relaunches", key: "coldRelaunches", better: .lower, isDeterministic: true) {
             Double($0.coldRelaunches)
         },

@@ -150,12 +150,14 @@ public struct PhoneUser: Sendable, Hashable {
     /// The built-in user, calibrated to the studies in the type's documentation:
     /// - installed apps: median 40, 99th percentile 110 (Nielsen 2011/2012: 32–41 downloaded;
     ///   App Annie 2017: up to about 110 with preinstalled ones; Falaki 2010: half ran over 40);
-    /// - popularity scale τ: median 3.5 apps, p99 9 (Falaki 2010: exponential, per user; the median
-    ///   chosen so that about 9 distinct apps are used a day, App Annie 2017);
-    /// - device sessions: median 38 a day, p99 150 (Falaki 2010: 10 to 200 interactions a day);
+    /// - popularity scale τ: median 2.4 apps, p99 7 (Falaki 2010: exponential, per user; the median
+    ///   calibrated so that about 9 distinct apps are used a day, App Annie 2017);
+    /// - device sessions: median 30 a day, p99 150 (Falaki 2010: 10 to 200 interactions a day; the
+    ///   median calibrated to Böhmer 2011's hour a day in 72 s sessions, about 50 opens);
     /// - 0.6 further apps per device session on average (Böhmer 2011: single-app sessions dominate);
-    /// - app session: median 30 s, p99 600 s before the kind's scale, a mean near Böhmer 2011's
-    ///   71.56 s; with the usage above, about an hour a day in apps (Böhmer 2011: 59.23 minutes);
+    /// - app session: median 22 s, p99 450 s before the kind's scale, calibrated so that the mean
+    ///   over kinds is Böhmer 2011's 71.56 s; with the usage above, about an hour a day in apps
+    ///   (Böhmer 2011: 59.23 minutes);
     /// - waking hours 07:00 ± 1 h to 23:00 ± 1 h, activity at night 4 % of the day's, and an hourly
     ///   profile rising through the day to an evening peak (Böhmer 2011, usage by hour of day);
     ///   the exact hourly weights are read approximately off that description, not digitised;
@@ -163,10 +165,10 @@ public struct PhoneUser: Sendable, Hashable {
     public static let iOS4User = PhoneUser(
         kinds: iOS4Kinds,
         installedApps: LogNormal(median: 40, p99: 110),
-        popularityScale: LogNormal(median: 3.5, p99: 9),
-        deviceSessionsPerDay: LogNormal(median: 38, p99: 150),
+        popularityScale: LogNormal(median: 2.4, p99: 7),
+        deviceSessionsPerDay: LogNormal(median: 30, p99: 150),
         extraAppsPerSession: 0.6,
-        sessionSeconds: LogNormal(median: 30, p99: 600),
+        sessionSeconds: LogNormal(median: 22, p99: 450),
         wake: Hour(mean: 7, standardDeviation: 1),
         sleep: Hour(mean: 23, standardDeviation: 1),
         nightActivity: 0.04,

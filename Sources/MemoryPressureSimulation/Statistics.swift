@@ -73,6 +73,36 @@ public enum Statistics {
         return (low + high) / 2
     }
 
+    /// The sorted means of ``bootstrapResamples`` resamples of `values` (with replacement), from a
+    /// fixed seed so that every run reports the same interval.
+    ///
+    /// - Complexity: O(n × resamples)
+    public static func bootstrapMeans(_ values: [Double]) -> [Double] {
+        var random = SeededGenerator(seed: 0x5EED_B007)
+        let n = values.count
+        var means: [Double] = []
+        means.reserveCapacity(bootstrapResamples)
+        for _ in 0..<bootstrapResamples {
+            var sum = 0.0
+            for _ in 0..<n { sum += values[Int(random.next() % UInt64(n))] }
+            means.append(sum / Double(n))
+        }
+        return means.sorted()
+    }
+
+    /// The central ``confidence`` interval of sorted values (percentiles).
+    static func percentileInterval(ofSorted sorted: [Double]) -> (Double, Double) {
+        let tail = (1 - confidence) / 2
+        let low = sorted[Int((tail * Double(sorted.count)).rounded(.down))]
+        let high = sorted[min(sorted.count - 1, Int(((1 - tail) * Double(sorted.count)).rounded(.down)))]
+        return (low, high)
+    }
+
+    /// The percentile-bootstrap interval of the mean of `values`.
+    static func bootstrapInterval(_ values: [Double]) -> (Double, Double) {
+        percentileInterval(ofSorted: bootstrapMeans(values))
+    }
+
     /// Holm's step-down adjustment of `pValues` (Holm 1979, "A simple sequentially rejective
     /// multiple test procedure"): the i-th smallest p is multiplied by (m − i + 1), made monotone
     /// and capped at 1. Rejecting where the adjusted p is below α controls the family-wise error
@@ -135,7 +165,8 @@ public enum Statistics {
     }
 }
 
-/// A mean with its 95 % confidence interval (Student's t on n − 1 degrees of freedom).
+/// A mean with its 95 % confidence interval: Student's t on n − 1 degrees of freedom, or, for
+/// skewed values (see ``Statistics/skewnessForBootstrap``), a seeded percentile bootstrap.
 public struct MeanInterval: Sendable, Hashable {
     /// The mean.
     public var mean: Double
@@ -157,6 +188,10 @@ public struct MeanInterval: Sendable, Hashable {
         guard values.count > 1, sd > 0 else {
             low = mean
             high = mean
+            return
+        }
+        if values.count >= 10 && abs(Statistics.skewness(values)) > Statistics.skewnessForBootstrap {
+            (low, high) = Statistics.bootstrapInterval(values)
             return
         }
         let t = Statistics.studentTQuantile(
@@ -215,18 +250,8 @@ public struct PairedDifference: Sendable, Hashable {
         }
         if n >= 10 && abs(Statistics.skewness(differences)) > Statistics.skewnessForBootstrap {
             method = .bootstrap
-            var random = SeededGenerator(seed: 0x5EED_B007)
-            var means: [Double] = []
-            means.reserveCapacity(Statistics.bootstrapResamples)
-            for _ in 0..<Statistics.bootstrapResamples {
-                var sum = 0.0
-                for _ in 0..<n { sum += differences[Int(random.next() % UInt64(n))] }
-                means.append(sum / Double(n))
-            }
-            means.sort()
-            let tail = (1 - Statistics.confidence) / 2
-            low = means[Int((tail * Double(means.count)).rounded(.down))]
-            high = means[min(means.count - 1, Int(((1 - tail) * Double(means.count)).rounded(.down)))]
+            let means = Statistics.bootstrapMeans(differences)
+            (low, high) = Statistics.percentileInterval(ofSorted: means)
             let below = Double(means.count { $0 <= 0 })
             let above = Double(means.count { $0 >= 0 })
             p = min(1, max(2 * min(below, above), 1) / Double(means.count))

@@ -101,15 +101,9 @@ struct TraceLineReader {
 
     private func launch(_ launchedBefore: [AppID: AppLaunch]) throws(InputError) -> AppLaunch {
         let id = try app()
-        guard fields.optional("footprint") != nil else {
-            guard let known = launchedBefore[id] else {
-                throw error(
-                    "footprint",
-                    "missing field \"footprint\": expected the launch description of \(id), "
-                        + "which the trace has not launched before")
-            }
-            return known
-        }
+        // Without a footprint, the app's last launch description; for an app the trace has not
+        // launched before, reading the footprint reports it missing.
+        if fields.optional("footprint") == nil, let known = launchedBefore[id] { return known }
         var launch = AppLaunch(id: id, footprint: try fields.size("footprint"))
         launch.backgroundModes = try modes("backgroundModes")
         launch.exitsOnSuspend = try fields.optionalBool("exitsOnSuspend") ?? false

@@ -31,6 +31,21 @@ extension Workload {
     ///       backgroundTaskShare: 10%
     ///       backgroundTaskSeconds: 600
     ///       homeShare: 20%             # sessions that end with Home and an idle pause
+    ///     user:                        # the phone user model (not for base: server)
+    ///       installedApps: { median: 40, p99: 110 }
+    ///       popularityScale: { median: 2.4, p99: 7 }
+    ///       deviceSessionsPerDay: { median: 30, p99: 150 }
+    ///       extraAppsPerSession: 0.6
+    ///       sessionSeconds: { median: 22, p99: 450 }
+    ///       wake: { mean: 7, sd: 1 }   # hours after midnight
+    ///       sleep: { mean: 23, sd: 1 }
+    ///       nightActivity: 4%
+    ///       homeBeforeLock: 50%
+    ///       kinds:                     # replaces the whole list
+    ///         - { name: game, share: 25%, footprint: { median: 60MiB, p99: 220MiB }, sessionScale: 3 }
+    ///         - { name: music, share: 6%, footprint: { median: 22MiB, p99: 60MiB }, backgroundMode: audio,
+    ///             backgroundUse: 50%, backgroundSeconds: { median: 1500, p99: 10800 } }
+    ///     launchCost: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # seconds
     ///
     /// - Throws: ``InputError`` naming the file, line, column and key path of the first problem.
     public init(yaml text: String, file: String) throws(InputError) {
@@ -54,6 +69,27 @@ extension Workload {
         }
         if let usage = try document.optionalObject("usage") {
             try Self.readUsage(usage, into: &workload)
+        }
+        if let user = try document.optionalObject("user") {
+            guard var model = workload.user else {
+                throw user.error("expected no \"user\" for base \(baseName): it models tenants, not a person")
+            }
+            try Self.readUser(user, into: &model)
+            workload.user = model
+        }
+        if let cost = try document.optionalObject("launchCost") {
+            func seconds(_ key: String, _ current: Double) throws(InputError) -> Double {
+                guard let value = try cost.optionalNumber(key) else { return current }
+                guard value >= 0 && value <= 3600 else {
+                    throw cost.error("key \"\(key)\": expected seconds from 0 to 3600, found \(value)")
+                }
+                return value
+            }
+            workload.launchCost = LaunchCost(
+                coldFixed: try seconds("coldFixed", workload.launchCost.coldFixed),
+                coldPerMiB: try seconds("coldPerMiB", workload.launchCost.coldPerMiB),
+                warmFixed: try seconds("warmFixed", workload.launchCost.warmFixed))
+            try cost.finish()
         }
         try document.finish()
         self = workload
@@ -113,6 +149,84 @@ extension Workload {
         if let value = try positive("backgroundTaskSeconds") { workload.backgroundTaskSeconds = value }
         if let value = try share(usage, "homeShare") { workload.homeShare = value }
         try usage.finish()
+    }
+
+    private static func readUser(_ object: ConfigObject, into user: inout PhoneUser) throws(InputError) {
+        if let node = try object.optionalObject("installedApps") {
+            user.installedApps = try distribution(node, sizes: false)
+        }
+        if let node = try object.optionalObject("popularityScale") {
+            user.popularityScale = try distribution(node, sizes: false)
+        }
+        if let node = try object.optionalObject("deviceSessionsPerDay") {
+            user.deviceSessionsPerDay = try distribution(node, sizes: false)
+        }
+        if let value = try object.optionalNumber("extraAppsPerSession") {
+            guard (0...20).contains(value) else {
+                throw object.error("key \"extraAppsPerSession\": expected 0...20, found \(value)")
+            }
+            user.extraAppsPerSession = value
+        }
+        if let node = try object.optionalObject("sessionSeconds") {
+            user.sessionSeconds = try distribution(node, sizes: false)
+        }
+        for key in ["wake", "sleep"] {
+            guard let hour = try object.optionalObject(key) else { continue }
+            let mean = try hour.optionalNumber("mean") ?? (key == "wake" ? user.wake.mean : user.sleep.mean)
+            let sd = try hour.optionalNumber("sd") ?? 0
+            guard (0...30).contains(mean), (0...6).contains(sd) else {
+                throw hour.error("expected mean in 0...30 hours and sd in 0...6, found \(mean) and \(sd)")
+            }
+            try hour.finish()
+            if key == "wake" { user.wake = .init(mean: mean, standardDeviation: sd) } else {
+                user.sleep = .init(mean: mean, standardDeviation: sd)
+            }
+        }
+        if let value = try share(object, "nightActivity") { user.nightActivity = value }
+        if let value = try share(object, "homeBeforeLock") { user.homeBeforeLockShare = value }
+        if let list = try object.optionalList("kinds") {
+            guard !list.isEmpty else { throw object.error("key \"kinds\": expected at least one kind") }
+            var kinds: [PhoneUser.AppKind] = []
+            for (path, node) in list {
+                let kind = try ConfigObject(node, file: object.file, path: path)
+                let name = try kind.string("name")
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                    throw kind.error("key \"name\": expected letters, digits or -, found \"\(name)\"")
+                }
+                guard let share = try share(kind, "share"), share > 0 else {
+                    throw kind.error("key \"share\": expected a share above 0 such as 10%")
+                }
+                guard let footprint = try kind.optionalObject("footprint") else {
+                    throw kind.error("missing key \"footprint\": expected { median, p99 }")
+                }
+                var parsed = PhoneUser.AppKind(name: name, share: share, footprint: try distribution(footprint, sizes: true))
+                if let mode = try kind.optionalString("backgroundMode") {
+                    guard let value = BackgroundMode(rawValue: mode) else {
+                        throw kind.error("key \"backgroundMode\": expected audio, location or voip, found \"\(mode)\"")
+                    }
+                    parsed.backgroundMode = value
+                }
+                if let value = try Self.share(kind, "backgroundUse") { parsed.backgroundUseShare = value }
+                if let node = try kind.optionalObject("backgroundSeconds") {
+                    parsed.backgroundUseSeconds = try distribution(node, sizes: false)
+                }
+                for key in ["sessionScale", "morning", "evening"] {
+                    guard let value = try kind.optionalNumber(key) else { continue }
+                    guard (0...100).contains(value) else {
+                        throw kind.error("key \"\(key)\": expected a factor 0...100, found \(value)")
+                    }
+                    switch key {
+                    case "sessionScale": parsed.sessionScale = value
+                    case "morning": parsed.morning = value
+                    default: parsed.evening = value
+                    }
+                }
+                try kind.finish()
+                kinds.append(parsed)
+            }
+            user.kinds = kinds
+        }
+        try object.finish()
     }
 
     /// A `{ median, p99 }` mapping; sizes accept units.

@@ -34,7 +34,8 @@ extension WorkloadGenerator {
     public func user(seed: UInt64) -> SimulatedUser? {
         guard let model = workload.user, !catalogue.isEmpty else { return nil }
         var random = SeededGenerator(seed: seed)
-        let count = min(max(Int(model.installedApps.sample(using: &random).rounded()), 1), catalogue.count)
+        let drawn = model.installedApps.sample(using: &random).rounded()
+        let count = Int(min(max(drawn.isNaN ? 1 : drawn, 1), Double(catalogue.count)))
         // Key u^(1/w) with Zipf weight w = 1/(rank+1)^s: compare log(u) × (rank+1)^s instead.
         var keys: [(key: Double, index: Int)] = []
         keys.reserveCapacity(catalogue.count)

@@ -246,8 +246,7 @@ extension JemallocTests {
         @Test func aGeneratedWorkloadStaysWithinFivePercent() throws {
             var workload = Workload.phone
             workload.apps = 150
-            workload.hours = 3
-            let trace = WorkloadGenerator(workload: workload, seed: 11).trace(seed: 11)
+            let trace = WorkloadGenerator(workload: workload).trace(seed: 11)
             let host = try RealMemoryHost(device: trace.device, policy: .ios4)
             let refused = try host.replay(trace.entries.lazy.map { (time: $0.time, action: $0.action) })
             #expect(refused == 0)

@@ -14,7 +14,7 @@ struct SimulateRealMemoryTests {
 
     @Test("a small workload on real memory exits 0 and agrees within 5 %")
     func smallWorkloadAgrees() throws {
-        let result = try runMempressure(["simulate", "--real-memory", "--apps", "50", "--hours", "1", "--seed", "1"])
+        let result = try runMempressure(["simulate", "--real-memory", "--apps", "50", "--hours", "24", "--seed", "1"])
         #expect(result.status == 0, "\(result.standardError)")
         let output = result.standardOutput
         #expect(
@@ -33,7 +33,7 @@ struct SimulateRealMemoryTests {
 
     @Test("the metrics are those of simulate without the flag, and nothing else changes without it")
     func metricsUnchanged() throws {
-        let arguments = ["simulate", "--apps", "50", "--hours", "1", "--seed", "3"]
+        let arguments = ["simulate", "--apps", "50", "--hours", "24", "--seed", "3"]
         let plain = try runMempressure(arguments)
         let real = try runMempressure(arguments + ["--real-memory", "--scale", "32"])
         #expect(plain.status == 0 && real.status == 0, "\(plain.standardError)\(real.standardError)")
@@ -43,13 +43,13 @@ struct SimulateRealMemoryTests {
         #expect(real.standardOutput.contains("at 1/32 scale"))
     }
 
-    @Test("--real-memory defaults to 200 apps for 2 hours, as --help says")
+    @Test("--real-memory defaults to 200 apps for a day, as --help says")
     func defaults() throws {
         let help = try runMempressure(["simulate", "--help"])
-        #expect(help.standardOutput.contains("--apps 200 --hours 2"))
+        #expect(help.standardOutput.contains("--apps 200 and at most 24 hours"))
         let real = try runMempressure(["simulate", "--real-memory", "--format", "json"])
         let explicit = try runMempressure([
-            "simulate", "--real-memory", "--apps", "200", "--hours", "2", "--format", "json",
+            "simulate", "--real-memory", "--apps", "200", "--hours", "24", "--format", "json",
         ])
         #expect(real.status == 0 && explicit.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(real.standardOutput.utf8)) as? [String: Any]

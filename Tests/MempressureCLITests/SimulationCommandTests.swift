@@ -38,12 +38,12 @@ struct SimulationCommandTests {
         // replaying the trace must reproduce the simulation's log byte for byte.
         try "device: { memory: 16GiB, reserved: 1GiB }\n".write(toFile: workload, atomically: true, encoding: .utf8)
         let result = try runMempressure([
-            "simulate", "--workload", workload, "--apps", "300", "--hours", "3", "--seed", "4", "--trace-out", trace,
+            "simulate", "--workload", workload, "--apps", "300", "--hours", "24", "--seed", "4", "--trace-out", trace,
             "--events-out", events,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("cold relaunches"))
-        #expect(result.standardOutput.contains("kills by reason:"))
+        #expect(result.standardOutput.contains("kills by reason"))
         let log = try String(contentsOfFile: events, encoding: .utf8)
         #expect(log.contains("\"name\":\"willEnterForeground\""))
         let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
@@ -51,23 +51,58 @@ struct SimulationCommandTests {
         #expect(replay.standardOutput == log)
     }
 
-    @Test("a generated trace under pressure replays with the policy's kills; impossible actions are reported")
-    func simulateTraceUnderPressure() throws {
-        let trace = Self.temporaryPath("pressure.jsonl")
+    @Test(
+        "one trace semantics: a trace simulate wrote replays under its policy with the same metrics, in replay and compare --trace",
+        arguments: ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru"])
+    func simulateTraceRoundTrip(policy: String) throws {
+        let trace = Self.temporaryPath("round-\(policy).jsonl")
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let result = try runMempressure([
-            "simulate", "--apps", "300", "--hours", "6", "--seed", "4", "--trace-out", trace,
+        let simulated = try runMempressure([
+            "simulate", "--seed", "5", "--policy", policy, "--trace-out", trace, "--format", "json",
         ])
-        #expect(result.status == 0, "\(result.standardError)")
-        let replay = try runMempressure(["replay", trace, "--format", "jsonl"])
-        // Either every action was possible under the policy's kills, or replay names the first
-        // one that was not (simulate skips such actions and counts them).
-        if replay.status == 0 {
-            #expect(replay.standardOutput.contains("\"type\":\"kill\""))
-        } else {
-            #expect(replay.status == 65)
-            #expect(replay.standardError.contains("pressure.jsonl:"))
+        #expect(simulated.status == 0, "\(simulated.standardError)")
+        let replay = try runMempressure(["replay", trace, "--policy", policy, "--format", "jsonl"])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        let compared = try runMempressure([
+            "compare", "--trace", trace, "--policies", policy, "--format", "json",
+        ])
+        #expect(compared.status == 0, "\(compared.standardError)")
+        let fromSimulate = try Self.runMetrics(simulated.standardOutput)
+        let fromCompare = try Self.runMetrics(compared.standardOutput)
+        #expect(NSDictionary(dictionary: fromSimulate) == NSDictionary(dictionary: fromCompare))
+        #expect((fromSimulate["coldLaunches"] as? Int ?? 0) > 0)
+        // The event log of the replay has as many kills as the simulation counted.
+        let kills = replay.standardOutput.split(separator: "\n").filter { $0.contains("\"type\":\"kill\"") }.count
+        #expect(kills == fromSimulate["kills"] as? Int)
+    }
+
+    @Test("simulate --seed S --policy P is exactly run S of compare --policies P")
+    func simulateEqualsCompareRun() throws {
+        let compared = try runMempressure(["compare", "--policies", "jetsam", "--seeds", "4", "--format", "json"])
+        #expect(compared.status == 0, "\(compared.standardError)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(compared.standardOutput.utf8)) as? [String: Any])
+        let runs = try #require(((document["policies"] as? [[String: Any]])?.first)?["runs"] as? [[String: Any]])
+        #expect(runs.count == 4)
+        for seed in [1, 4] {
+            let simulated = try runMempressure(["simulate", "--seed", "\(seed)", "--policy", "jetsam", "--format", "json"])
+            var expected = runs[seed - 1]
+            var actual = try Self.runMetrics(simulated.standardOutput)
+            for key in ["eventsPerSecond", "nanosecondsPerDecision", "sample"] {
+                expected[key] = nil
+                actual[key] = nil
+            }
+            #expect(NSDictionary(dictionary: expected) == NSDictionary(dictionary: actual))
         }
+    }
+
+    /// The first run of the first policy of a JSON report, without its label and wall-clock figures.
+    static func runMetrics(_ json: String) throws -> [String: Any] {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let simulation = (document["simulation"] as? [String: Any]) ?? document
+        var run = try #require(((simulation["policies"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]])?.first)
+        for key in ["eventsPerSecond", "nanosecondsPerDecision", "sample"] { run[key] = nil }
+        return run
     }
 
     @Test("simulate is deterministic: the same seed gives the same metrics, another seed others")
@@ -85,7 +120,7 @@ struct SimulationCommandTests {
     func compareFormats() throws {
         let svg = Self.temporaryPath("chart.svg")
         defer { try? FileManager.default.removeItem(atPath: svg) }
-        let base = ["compare", "--apps", "300", "--hours", "3", "--seeds", "2"]
+        let base = ["compare", "--apps", "300", "--hours", "24", "--seeds", "2"]
         let table = try runMempressure(base + ["--svg", svg])
         #expect(table.status == 0, "\(table.standardError)")
         for policy in ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru"] {
@@ -98,7 +133,8 @@ struct SimulationCommandTests {
 
         let json = try runMempressure(base + ["--format", "json"])
         let document = try Self.withoutTimings(json.standardOutput)
-        #expect((document["seeds"] as? [Int]) == [1, 2])
+        #expect((document["samples"] as? [String]) == ["1", "2"])
+        #expect(document["baseline"] as? String != nil)
         #expect((document["policies"] as? [NSDictionary])?.count == 6)
         // Sequential (one job) and parallel runs give the same figures.
         let sequential = try runMempressure(base + ["--format", "json", "--jobs", "1"])
@@ -106,8 +142,11 @@ struct SimulationCommandTests {
 
         let csv = try runMempressure(base + ["--format", "csv", "--policies", "ios4,lru"])
         let lines = csv.standardOutput.split(separator: "\n")
-        #expect(lines.first == "policy,metric,mean,sd,best")
+        #expect(lines.first == "policy,metric,statistic,sample,value")
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("ios4,") || $0.hasPrefix("lru,") })
+        #expect(lines.contains("ios4,launchWait,value,2," + (lines.first { $0.hasPrefix("ios4,launchWait,value,2,") }?
+            .split(separator: ",").last.map(String.init) ?? "?")))
+        #expect(lines.contains { $0.hasPrefix("lru,launchWait,adjustedP,,") || $0.hasPrefix("ios4,launchWait,adjustedP,,") })
     }
 
     @Test("a usage log can be compared")

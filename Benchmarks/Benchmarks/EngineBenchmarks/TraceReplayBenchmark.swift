@@ -50,7 +50,7 @@ final class TraceReplayBenchmark {
 
     func setUp() {
         let workload = Self.workload(residentApps: residentApps)
-        trace = WorkloadGenerator(workload: workload, seed: 1).trace(seed: 1)
+        trace = WorkloadGenerator(workload: workload).trace(seed: 1)
         policy = Policy.ios4
         // The generator emits `preload` opens, then one Home, then the hour of requests.
         afterPreload = workload.preload + 1

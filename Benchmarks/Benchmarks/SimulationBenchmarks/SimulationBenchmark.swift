@@ -44,7 +44,7 @@ final class SimulationBenchmark {
 
     /// The trace every run replays: 24 hours of `workload`, seed 1.
     static func trace(_ workload: Workload) -> Trace {
-        WorkloadGenerator(workload: workload, seed: 1).trace(seed: 1)
+        WorkloadGenerator(workload: workload).trace(seed: 1)
     }
 
     func setUp() {

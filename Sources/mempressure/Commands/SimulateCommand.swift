@@ -21,7 +21,7 @@ struct SimulateCommand: ParsableCommand {
             every simulated byte really allocated in its app's own jemalloc arena (1/N of it with \
             --scale N), and a table of the bytes the engine expected each kill and purge to free \
             against the bytes jemalloc measured follows the metrics. It defaults to --apps 200 \
-            --hours 2 (give either to override). A jemalloc failure exits with 71.
+            and at most 24 hours (give either to override). A jemalloc failure exits with 71.
             """
     )
 
@@ -52,7 +52,7 @@ struct SimulateCommand: ParsableCommand {
         help: ArgumentHelp(
             """
             Also replay the trace on real memory (one jemalloc arena per app) and report expected vs \
-            measured bytes freed by kills and purges. Defaults to --apps 200 --hours 2.
+            measured bytes freed by kills and purges. Defaults to --apps 200 and at most 24 hours.
             """))
     var realMemory = false
 
@@ -64,7 +64,7 @@ struct SimulateCommand: ParsableCommand {
 
     /// The real-memory run's defaults, smaller than the workload's own so it fits in memory and time.
     static let realMemoryApps = 200
-    static let realMemoryHours = 2.0
+    static let realMemoryHours = 24.0
 
     func validate() throws {
         if user != nil && workload.usageLog == nil { throw ValidationError("--user needs --usage-log") }
