@@ -170,7 +170,8 @@ extension WorkloadGenerator {
                     day.add(.useBackgroundModes(app: other, modes: []), at: day.now)
                 }
             }
-            day.stops[app] = (mode, day.now + kind.backgroundUseSeconds.sample(using: &random))
+            // At most six hours: a use longer than that is not one session of playback or navigation.
+            day.stops[app] = (mode, day.now + min(kind.backgroundUseSeconds.sample(using: &random), 6 * 3600))
         }
         if !uses { day.stops[app] = nil }
         day.add(.useBackgroundModes(app: app, modes: uses ? BackgroundModes(mode) : []), at: day.now)

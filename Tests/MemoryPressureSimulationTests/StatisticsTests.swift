@@ -1,0 +1,93 @@
+import Foundation
+import MemoryPressure
+import MemoryPressureSimulation
+import Testing
+import TestSupport
+
+@Suite("Statistics: intervals, paired differences, Holm")
+struct StatisticsTests {
+    @Test("Student's t quantiles match the published table (two-sided 95 %)")
+    func tQuantiles() {
+        // Critical values of t for a two-sided 95 % interval (any statistics table, e.g. NIST/SEMATECH
+        // e-Handbook of Statistical Methods, §1.3.6.7.2).
+        for (df, expected) in [(1.0, 12.706), (2, 4.303), (5, 2.571), (10, 2.228), (29, 2.045), (100, 1.984)] {
+            let value = Statistics.studentTQuantile(0.975, degreesOfFreedom: df)
+            #expect(abs(value - expected) < 0.0015, "df \(df): \(value)")
+        }
+        #expect(abs(Statistics.studentTCDF(0, degreesOfFreedom: 7) - 0.5) < 1e-12)
+        #expect(abs(Statistics.studentTCDF(-2.365, degreesOfFreedom: 7) - 0.025) < 0.0005)
+    }
+
+    @Test("95 % intervals of normal samples cover the true mean about 95 % of the time")
+    func coverage() {
+        var random = SeededGenerator(seed: 42)
+        var covered = 0
+        let trials = 2_000
+        for _ in 0..<trials {
+            let values = (0..<30).map { _ in 10 + 3 * Self.normal(&random) }
+            let interval = MeanInterval(values)
+            if interval.low <= 10 && 10 <= interval.high { covered += 1 }
+        }
+        let share = Double(covered) / Double(trials)
+        #expect(share > 0.93 && share < 0.97, "coverage \(share)")
+    }
+
+    @Test("paired intervals of a known shift cover it about 95 % of the time, and resolve a large one")
+    func pairedCoverage() {
+        var random = SeededGenerator(seed: 7)
+        var covered = 0
+        var resolved = 0
+        for _ in 0..<1_000 {
+            // Samples share a large per-sample effect (users differ) and the policy adds 0.5.
+            let users = (0..<30).map { _ in 100 + 40 * Self.normal(&random) }
+            let baseline = users.map { $0 + Self.normal(&random) }
+            let policy = users.map { $0 + 0.5 + Self.normal(&random) }
+            let difference = PairedDifference(policy, baseline: baseline)
+            if difference.low <= 0.5 && 0.5 <= difference.high { covered += 1 }
+            if difference.isResolved { resolved += 1 }
+        }
+        #expect(covered > 930 && covered < 970, "covered \(covered)")
+        // A 0.5 shift with unit noise on each side over 30 pairs: power about 0.5.
+        #expect(resolved > 300 && resolved < 700, "resolved \(resolved)")
+    }
+
+    @Test("skewed differences are bootstrapped, deterministically, and need not cross zero")
+    func bootstrap() {
+        let baseline = [Double](repeating: 10, count: 30)
+        var policy = baseline
+        policy[0] += 50
+        policy[1] += 1
+        let first = PairedDifference(policy, baseline: baseline)
+        let second = PairedDifference(policy, baseline: baseline)
+        #expect(first.method == .bootstrap)
+        #expect(first == second)
+        #expect(first.low >= 0)
+        #expect(first.mean == 51.0 / 30)
+    }
+
+    @Test("Holm: the smallest p times m, the next times m − 1, monotone, capped at 1, in input order")
+    func holm() {
+        let adjusted = Statistics.holm([0.04, 0.01, 0.03, 0.5])
+        // Sorted: 0.01×4 = 0.04, 0.03×3 = 0.09, 0.04×2 = 0.08 → 0.09 (monotone), 0.5×1 = 0.5.
+        let expected = [0.09, 0.04, 0.09, 0.5]
+        for (value, target) in zip(adjusted, expected) { #expect(abs(value - target) < 1e-12) }
+        #expect(Statistics.holm([0.9, 0.8]) == [1, 1])
+        #expect(Statistics.holm([]) == [])
+    }
+
+    @Test("identical runs give a zero difference that is not resolved; a constant shift is resolved")
+    func degenerate() {
+        let values = [1.0, 2, 3, 4]
+        let same = PairedDifference(values, baseline: values)
+        #expect(same.mean == 0 && !same.isResolved && same.p == 1)
+        let shifted = PairedDifference(values.map { $0 + 1 }, baseline: values)
+        #expect(shifted.isResolved && shifted.low == 1 && shifted.high == 1)
+        #expect(MeanInterval([5]).low == 5)
+    }
+
+    static func normal(_ random: inout SeededGenerator) -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random)
+        let u2 = Double.random(in: 0..<1, using: &random)
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+    }
+}
