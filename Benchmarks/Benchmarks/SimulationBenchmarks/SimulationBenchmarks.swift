@@ -17,7 +17,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: SimulationBenchmark.metrics, timeUnits: .nanoseconds, warmupIterations: 1, scalingFactor: .one,
         maxDuration: .seconds(10), maxIterations: 10)
     let workloads = [
-        ("phone, 5,000 apps", "phone", Workload.phone), ("server, 10,000 tenants", "server", Workload.server),
+        ("phone, one user-day", "phone", Workload.phone), ("server, 10,000 tenants", "server", Workload.server),
     ]
     for (name, _, workload) in workloads {
         let state = SimulationBenchmark(workload: workload)

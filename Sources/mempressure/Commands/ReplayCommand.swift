@@ -11,6 +11,10 @@ struct ReplayCommand: ParsableCommand {
             Each line of the trace is one user or system action with a time `t` in seconds, for \
             example {"t":0,"event":"launch","app":"com.example.mail","footprint":"40MiB"}. The \
             log lists every callback, state change, level change, purge and kill, in order.
+
+            An action aimed at an app the policy has killed is skipped and counted (the count \
+            follows the text log, or goes to standard error with --format jsonl), as in simulate \
+            and compare; any other impossible action is an error naming its line (exit 65).
             """
     )
 
