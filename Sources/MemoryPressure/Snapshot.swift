@@ -121,5 +121,8 @@ extension PressureEngine {
             syncKillQueue(index)
         }
         bandSequence = UInt64(apps.count)
+        // The device's free swap counts the apps' own swap entries: what they do not hold is
+        // used outside them.
+        if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
     }
 }
