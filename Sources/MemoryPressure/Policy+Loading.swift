@@ -377,6 +377,10 @@ final class PolicyLoader {
                 }
                 let killBelow = try scaledAmount(object, "killBelow")
                 let killUntil = try scaledAmount(object, "killUntil")
+                if killBelow != nil && killableFrom != nil {
+                    throw object.error(
+                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)")
+                }
                 if killUntil != nil && killBelow == nil {
                     throw object.error("\"killUntil\" needs \"killBelow\" (where the band's kills start)")
                 }

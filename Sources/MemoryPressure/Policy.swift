@@ -217,8 +217,8 @@ public struct Band: Sendable, Hashable {
     /// applying inside a slot (XNU's `memstat_bucket[]`, one list per `JETSAM_PRIORITY_*`).
     public var slotsByPriority: Bool
     /// The band's own start point: its apps are killable when free memory is below this amount,
-    /// whatever the level (`nil`: the kill rule's start level and target apply). lmkd's minfree
-    /// levels and XNU's idle threshold are such points.
+    /// whatever the level (`nil`: the kill rule's start level and target apply, and
+    /// ``killableFrom``). lmkd's minfree levels and XNU's idle threshold are such points.
     public var killBelow: ScaledAmount?
     /// The band's own stop point: once kills from the band have started, they go on until free
     /// memory reaches this amount (`nil`: ``killBelow``).

@@ -133,6 +133,13 @@ extension PressureEngine {
         if let from = band.killableFrom, from > policy.kills.startLevel, Swift.max(level, levelForFreeMemory) < from {
             reason += "; killable only at \(from.name) pressure"
         }
+        // A band with its own start point says where it is, when free memory is not there yet.
+        let start = bandKillBelow[Int(app.bands[app.state])]
+        if start != .min && accountant.free.value >= start {
+            let atOrBelow = policy.comparison == .atOrBelow
+            let figure = Bytes(atOrBelow ? start - 1 : start).formatted
+            reason += "; killable \(atOrBelow ? "at or below" : "below") \(figure) free"
+        }
         return reason
     }
 

@@ -41,10 +41,12 @@ enum PolicyYAML {
             out += "  - name: \(quote(band.name))\n    match: \(matches(band.matches))\n"
             out += "    order: \(band.order.rawValue)\n    reason: \(quote(band.reason))\n"
             out += "    slotsByOomScoreAdj: \(band.slotsByOomScoreAdj)\n"
-            out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
             out += "    slotsByPriority: \(band.slotsByPriority)\n"
+            // A band with its own start and stop points ignores the kill rule's level.
             if let start = band.killBelow {
                 out += "    killBelow: \(start)\n    killUntil: \(band.killUntil ?? start)\n"
+            } else {
+                out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
             }
             out += "    ties: \(band.effectiveTies.rawValue)\n"
         }
