@@ -6,12 +6,16 @@ public struct Device: Sendable, Hashable {
     public var reserved: Bytes
     /// Swap space (0 on phones); counts in the Linux `oom_badness` total.
     public var swap: Bytes
+    /// Free swap at the start, when known (`nil`: the swap not used by the apps' own swap
+    /// entries is free). Policies with a free-swap condition on a level read it (earlyoom).
+    public var swapFree: Bytes?
 
-    /// A device; `reserved` must be smaller than `memory`.
-    public init(memory: Bytes, reserved: Bytes = .zero, swap: Bytes = .zero) {
+    /// A device; `reserved` must be smaller than `memory`, `swapFree` at most `swap`.
+    public init(memory: Bytes, reserved: Bytes = .zero, swap: Bytes = .zero, swapFree: Bytes? = nil) {
         self.memory = memory
         self.reserved = reserved
         self.swap = swap
+        self.swapFree = swapFree
     }
 
     /// The total the kernel scales `oom_score_adj` and `oom_score` by: memory plus swap.

@@ -64,7 +64,12 @@ final class PolicyLoader {
         }
         let name = attempt { () throws(InputError) in try document.string("name") }
         let summary = attempt { () throws(InputError) in try document.optionalString("summary") ?? "" }
-        let thresholds = attempt { () throws(InputError) in try self.thresholds(try document.object("thresholds")) }
+        let comparison = attempt { () throws(InputError) in
+            try document.optionalEnum("comparison", ThresholdComparison.self) ?? .below
+        }
+        let thresholds = attempt { () throws(InputError) in
+            try self.thresholds(try document.object("thresholds"), comparison: comparison ?? .below)
+        }
         let warnings = attempt { () throws(InputError) in try self.warnings(try document.optionalObject("warn")) }
         let purges = attempt { () throws(InputError) in try self.purges(try document.optionalObject("purge")) }
         let kills = attempt { () throws(InputError) in
@@ -75,6 +80,12 @@ final class PolicyLoader {
         }
         let priorityByState = attempt { () throws(InputError) in
             try self.byState(try document.optionalObject("priorityByState"), range: -1_000_000...1_000_000)
+        }
+        let adjByMode = attempt { () throws(InputError) in
+            try self.byMode(try document.optionalObject("oomScoreAdjByBackgroundMode"), range: -1000...1000)
+        }
+        let priorityByMode = attempt { () throws(InputError) in
+            try self.byMode(try document.optionalObject("priorityByBackgroundMode"), range: -1_000_000...1_000_000)
         }
         let bands = loadBands(document)
         let protections = loadList(document, "protect") { (object) throws(InputError) in
@@ -99,13 +110,15 @@ final class PolicyLoader {
                 matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
         }
         attempt { () throws(InputError) in try document.finish() }
-        guard let name, let summary, let thresholds, let warnings, let purges, let kills, let adjByState,
-            let priorityByState, let bands, let protections, let preferences, let limits
+        guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
+            let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
+            let preferences, let limits
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
-            oomScoreAdjByState: adjByState, priorityByState: priorityByState)
+            oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
+            priorityByBackgroundMode: priorityByMode, comparison: comparison)
     }
 
     private func nonEmptyString(_ object: ConfigObject, _ key: String) throws(InputError) -> String {
@@ -116,7 +129,9 @@ final class PolicyLoader {
 
     // MARK: Thresholds and levels
 
-    private func thresholds(_ object: ConfigObject) throws(InputError) -> PressureThresholds {
+    private func thresholds(_ object: ConfigObject, comparison: ThresholdComparison) throws(InputError)
+        -> PressureThresholds
+    {
         var result = PressureThresholds()
         var previous: (level: PressureLevel, enter: MemoryAmount)? = nil
         var present = false
@@ -129,10 +144,15 @@ final class PolicyLoader {
                 present = true
                 let enter = try pair.amount("enter")
                 let clear = try pair.amount("clear")
+                let swapFree = pair.optional("swapFree") == nil ? nil : try pair.amount("swapFree")
                 try pair.finish()
-                guard Self.compare(enter, clear) == .less else {
+                // At or below (earlyoom) a level is left as soon as free memory is above its enter
+                // threshold, so clear may equal enter; strictly below, clear must be higher.
+                let order = Self.compare(enter, clear)
+                guard order == .less || (comparison == .atOrBelow && order == .same) else {
                     throw pair.error(
                         "expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered"
+                            + (comparison == .atOrBelow ? " (or at it, with comparison: atOrBelow)" : "")
                     )
                 }
                 if let previous, Self.compare(enter, previous.enter) != .less {
@@ -141,9 +161,9 @@ final class PolicyLoader {
                             + "\(previous.level.name)'s \(previous.enter) (a higher level needs less free memory)")
                 }
                 switch level {
-                case .warning: result.warning = LevelThreshold(enter: enter, clear: clear)
-                case .urgent: result.urgent = LevelThreshold(enter: enter, clear: clear)
-                case .critical: result.critical = LevelThreshold(enter: enter, clear: clear)
+                case .warning: result.warning = LevelThreshold(enter: enter, clear: clear, swapFree: swapFree)
+                case .urgent: result.urgent = LevelThreshold(enter: enter, clear: clear, swapFree: swapFree)
+                case .critical: result.critical = LevelThreshold(enter: enter, clear: clear, swapFree: swapFree)
                 case .normal: break
                 }
                 previous = (level, enter)
@@ -263,6 +283,62 @@ final class PolicyLoader {
         return result
     }
 
+    private func byMode(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [BackgroundMode: Int]
+    {
+        guard let object else { return [:] }
+        var result: [BackgroundMode: Int] = [:]
+        for key in object.keys {
+            guard let mode = BackgroundMode(rawValue: key) else {
+                throw object.error("unknown key \"\(key)\": expected audio, location or voip")
+            }
+            result[mode] = try object.optionalInt(key, in: range)
+        }
+        try object.finish()
+        return result
+    }
+
+    /// A band threshold: an amount (`10%`, `72MiB`), an interpolation by device memory
+    /// (`{ low, high, scaleFrom, scaleTo }`) or a list of tiers (`[{ upTo: 3GiB, amount: 10% }, { amount: 8% }]`).
+    private func scaledAmount(_ object: ConfigObject, _ key: String) throws(InputError) -> ScaledAmount? {
+        guard let node = object.optional(key) else { return nil }
+        let path = ConfigObject.join(object.path, key)
+        switch node.value {
+        case .object:
+            let scaled = try ConfigObject(node, file: file, path: path)
+            let low = try scaled.size("low")
+            let high = try scaled.size("high")
+            let from = try scaled.size("scaleFrom")
+            let to = try scaled.size("scaleTo")
+            try scaled.finish()
+            guard from < to else {
+                throw scaled.error("expected \"scaleFrom\" (\(from.value)) below \"scaleTo\" (\(to.value))")
+            }
+            return .interpolated(low: low, high: high, from: from, to: to)
+        case .array(let elements):
+            guard !elements.isEmpty else { throw object.error(at: node, key: key, "expected at least one tier") }
+            var tiers: [MemoryTier] = []
+            for (position, element) in elements.enumerated() {
+                let tier = try ConfigObject(element, file: file, path: "\(path)[\(position)]")
+                let upTo = try tier.optionalSize("upTo")
+                let amount = try tier.amount("amount")
+                try tier.finish()
+                if let upTo, let previous = tiers.last?.upTo, upTo <= previous {
+                    throw tier.error("expected tiers in increasing \"upTo\" order")
+                }
+                if upTo == nil && position != elements.count - 1 {
+                    throw tier.error("only the last tier may leave out \"upTo\"")
+                }
+                if upTo != nil && position == elements.count - 1 {
+                    throw tier.error("the last tier must leave out \"upTo\" (it applies to larger devices)")
+                }
+                tiers.append(MemoryTier(upTo: upTo, amount: amount))
+            }
+            return .tiered(tiers)
+        default:
+            return .fixed(try object.amount(key))
+        }
+    }
+
     // MARK: Bands, matches, lists
 
     private func loadBands(_ document: ConfigObject) -> [Band]? {
@@ -295,10 +371,30 @@ final class PolicyLoader {
                 let slots = try object.optionalBool("slotsByOomScoreAdj") ?? false
                 var killableFrom: PressureLevel? = nil
                 if let node = object.optional("killableFrom") { killableFrom = try level(node, object, "killableFrom") }
+                let prioritySlots = try object.optionalBool("slotsByPriority") ?? false
+                if slots && prioritySlots {
+                    throw object.error("expected slotsByOomScoreAdj or slotsByPriority, not both")
+                }
+                let killBelow = try scaledAmount(object, "killBelow")
+                let killUntil = try scaledAmount(object, "killUntil")
+                if killBelow != nil && killableFrom != nil {
+                    throw object.error(
+                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)")
+                }
+                if killUntil != nil && killBelow == nil {
+                    throw object.error("\"killUntil\" needs \"killBelow\" (where the band's kills start)")
+                }
+                if let killBelow, let killUntil, case .fixed(let start) = killBelow, case .fixed(let stop) = killUntil,
+                    Self.compare(stop, start) == .less
+                {
+                    throw object.error("expected \"killUntil\" (\(stop)) at or above \"killBelow\" (\(start))")
+                }
+                let ties = try object.optionalEnum("ties", TieRule.self)
                 try object.finish()
                 return Band(
                     name: name, matches: matches, order: order, reason: reason, slotsByOomScoreAdj: slots,
-                    killableFrom: killableFrom)
+                    killableFrom: killableFrom, slotsByPriority: prioritySlots, killBelow: killBelow,
+                    killUntil: killUntil, ties: ties)
             }
             if let band { bands.append(band) } else { failed = true }
         }

@@ -26,6 +26,16 @@ public struct Policy: Sendable, Hashable {
     public var oomScoreAdjByState: [AppState: Int]
     /// The priority of an app that does not state its own, by state (XNU's jetsam bands).
     public var priorityByState: [AppState: Int]
+    /// The `oomScoreAdj` of an app executing in the background with a background mode (audio,
+    /// location, voip), when lower than its state's: Android's `OomAdjuster.computeOomAdjLSP()`
+    /// gives an app with a foreground service (music playing) `PERCEPTIBLE_APP_ADJ` (200).
+    public var oomScoreAdjByBackgroundMode: [BackgroundMode: Int]
+    /// The priority of an app executing in the background with a background mode, when higher
+    /// than its state's: XNU puts an app playing audio at `JETSAM_PRIORITY_AUDIO_AND_ACCESSORY` (120).
+    public var priorityByBackgroundMode: [BackgroundMode: Int]
+    /// How free memory is compared with every threshold of the policy: strictly below (XNU, lmkd)
+    /// or at or below (earlyoom's `lowmem_sig()`).
+    public var comparison: ThresholdComparison
 
     /// A policy from its parts; see each property for its meaning.
     public init(
@@ -40,7 +50,10 @@ public struct Policy: Sendable, Hashable {
         preferences: [NamePreference] = [],
         limits: [AppLimit] = [],
         oomScoreAdjByState: [AppState: Int] = [:],
-        priorityByState: [AppState: Int] = [:]
+        priorityByState: [AppState: Int] = [:],
+        oomScoreAdjByBackgroundMode: [BackgroundMode: Int] = [:],
+        priorityByBackgroundMode: [BackgroundMode: Int] = [:],
+        comparison: ThresholdComparison = .below
     ) {
         self.name = name
         self.summary = summary
@@ -54,21 +67,42 @@ public struct Policy: Sendable, Hashable {
         self.limits = limits
         self.oomScoreAdjByState = oomScoreAdjByState
         self.priorityByState = priorityByState
+        self.oomScoreAdjByBackgroundMode = oomScoreAdjByBackgroundMode
+        self.priorityByBackgroundMode = priorityByBackgroundMode
+        self.comparison = comparison
     }
 }
 
+/// How free memory is compared with a threshold.
+public enum ThresholdComparison: String, Sendable, Hashable, CaseIterable {
+    /// A threshold is crossed when free memory is strictly below it (XNU's
+    /// `memstat_evaluate_page_shortage()`, lmkd's `other_free < minfree`); kills stop once free
+    /// memory is at or above their target.
+    case below
+    /// A threshold is crossed when free memory is at or below it (earlyoom's `lowmem_sig()`:
+    /// `MemAvailablePercent <= mem_term_percent`); kills stop once free memory is above their target.
+    case atOrBelow
+}
+
 /// The enter and clear thresholds of one pressure level: the level is entered when free memory
-/// falls below `enter` and left when it rises above `clear` (which must be higher).
+/// falls below `enter` (at or below, under ``ThresholdComparison/atOrBelow``) and left when it
+/// rises above `clear` (which must be higher, or equal under `atOrBelow`).
 public struct LevelThreshold: Sendable, Hashable {
     /// Free memory below which the level is entered.
     public var enter: MemoryAmount
     /// Free memory above which the level is left.
     public var clear: MemoryAmount
+    /// Free swap below which the level may be entered and kept (a percentage is of the device's
+    /// swap); `nil`: swap does not matter. On a device without swap the condition holds, as in
+    /// earlyoom's `lowmem_sig()`, which acts only when available memory *and* free swap are both
+    /// at or below their limits (`SwapFreePercent` is 0 without swap).
+    public var swapFree: MemoryAmount?
 
-    /// A threshold pair.
-    public init(enter: MemoryAmount, clear: MemoryAmount) {
+    /// A threshold pair, with an optional free-swap condition.
+    public init(enter: MemoryAmount, clear: MemoryAmount, swapFree: MemoryAmount? = nil) {
         self.enter = enter
         self.clear = clear
+        self.swapFree = swapFree
     }
 }
 
@@ -179,11 +213,24 @@ public struct Band: Sendable, Hashable {
     /// The lowest level at which apps of this band may be killed (`nil`: the kill rule's start
     /// level), as lmkd's minfree levels make higher-importance apps killable only as memory falls.
     public var killableFrom: PressureLevel?
+    /// Whether the band is divided into slots by priority, lowest priority first, with ``order``
+    /// applying inside a slot (XNU's `memstat_bucket[]`, one list per `JETSAM_PRIORITY_*`).
+    public var slotsByPriority: Bool
+    /// The band's own start point: its apps are killable when free memory is below this amount,
+    /// whatever the level (`nil`: the kill rule's start level and target apply, and
+    /// ``killableFrom``). lmkd's minfree levels and XNU's idle threshold are such points.
+    public var killBelow: ScaledAmount?
+    /// The band's own stop point: once kills from the band have started, they go on until free
+    /// memory reaches this amount (`nil`: ``killBelow``).
+    public var killUntil: ScaledAmount?
+    /// How apps that the band's order ranks equal are ordered (`nil`: ``TieRule/default(for:)``).
+    public var ties: TieRule?
 
     /// A band.
     public init(
         name: String, matches: [AppMatch], order: BandOrder, reason: String, slotsByOomScoreAdj: Bool = false,
-        killableFrom: PressureLevel? = nil
+        killableFrom: PressureLevel? = nil, slotsByPriority: Bool = false, killBelow: ScaledAmount? = nil,
+        killUntil: ScaledAmount? = nil, ties: TieRule? = nil
     ) {
         self.name = name
         self.matches = matches
@@ -191,6 +238,46 @@ public struct Band: Sendable, Hashable {
         self.reason = reason
         self.slotsByOomScoreAdj = slotsByOomScoreAdj
         self.killableFrom = killableFrom
+        self.slotsByPriority = slotsByPriority
+        self.killBelow = killBelow
+        self.killUntil = killUntil
+        self.ties = ties
+    }
+
+    /// The tie rule in force: ``ties`` or the default of the band's order.
+    public var effectiveTies: TieRule { ties ?? TieRule.default(for: order) }
+}
+
+/// How apps that a band's order ranks equal (same footprint, same score, same slot entry) are
+/// ordered. Every rule is deterministic.
+public enum TieRule: String, Sendable, Hashable, CaseIterable {
+    /// By app id, in ascending (byte-wise) order: the rule when the real system states none.
+    case id
+    /// The app that appeared first (a snapshot's file order, a trace's launch order) first: the
+    /// order `/proc` lists processes in (ascending pid), which earlyoom's `find_largest_process()`
+    /// scans, keeping the first of equals (`kill.c` `is_larger()` needs a strictly larger RSS).
+    case firstAppeared
+    /// The app that appeared last first: the kernel's `select_bad_process()` walks the task list
+    /// and `oom_evaluate_task()` takes a later task on equal points.
+    case lastAppeared
+    /// The app that entered its band (its slot) last first: lmkd's `proc_get_heaviest()` walks an
+    /// adj slot from its head, where `adjslot_insert()` puts the newest entry, and keeps the
+    /// first of equal sizes.
+    case newestInBand
+    /// The app that entered its band (its slot) first, first: XNU's
+    /// `memorystatus_sort_by_largest_process_locked()` moves a process ahead only when it has
+    /// strictly more pages, so among equals the bucket's list order (entry order) stays.
+    case oldestInBand
+
+    /// The rule a band uses when it names none: the kernel's for `badness`, earlyoom's for
+    /// `oomScore`, and by id for the others (first-in-first-out bands have no ties: every entry
+    /// into a band is numbered).
+    public static func `default`(for order: BandOrder) -> TieRule {
+        switch order {
+        case .badness: .lastAppeared
+        case .oomScore: .firstAppeared
+        case .largestFirst, .leastRecentlyUsed, .firstInFirstOut: .id
+        }
     }
 }
 
@@ -210,14 +297,17 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     case oomScore
 }
 
-/// A per-app memory limit, as XNU's highwater limits: one for when the app is active (in the
-/// foreground), one for when it is not.
+/// A per-app memory limit, as XNU's highwater limits: one for when the app is active, one for
+/// when it is not. As in XNU's `memstat_proc_is_active_locked()`, an app is active while it is
+/// in the foreground *or* executing in the background, which in this model always means it holds
+/// an assertion (a background mode in use — audio playing, navigation, a VoIP call — or a
+/// background task); a suspended app is inactive. The limit follows the app's state as it changes.
 public struct AppLimit: Sendable, Hashable {
     /// Which apps the limit applies to: those matching any of these conditions.
     public var matches: [AppMatch]
-    /// The limit while the app is in the foreground.
+    /// The limit while the app is active (foreground, or background with an assertion).
     public var active: Bytes?
-    /// The limit while it is not.
+    /// The limit while it is not (suspended).
     public var inactive: Bytes?
     /// Fatal: crossing the limit kills the app at once. Soft: the app is killed first under pressure.
     public var fatal: Bool

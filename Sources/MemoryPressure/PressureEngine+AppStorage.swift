@@ -16,11 +16,14 @@ extension PressureEngine {
         return result
     }
 
-    /// The memory limit that applies to app `index` in its current state (0: none).
+    /// The memory limit that applies to app `index` in its current state (0: none): the active
+    /// limit while it executes (foreground, or background with an assertion — a background mode
+    /// in use or a task), the inactive one while suspended, as XNU's
+    /// `memstat_proc_is_active_locked()` judges a managed process active while it holds assertions.
     @inline(__always)
     func currentLimit(of index: Int) -> Int64 {
         guard apps[index].flags.contains(.hasLimit) else { return 0 }
         let extras = extras(index)
-        return apps[index].state.isForeground ? extras.limitActive : extras.limitInactive
+        return apps[index].state.isExecuting ? extras.limitActive : extras.limitInactive
     }
 }

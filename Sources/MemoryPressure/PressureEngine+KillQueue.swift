@@ -5,17 +5,23 @@ import IndexedHeapModule
 // A key packs three fields into one UInt64, compared as one integer:
 //   bits 56...63  band rank (the policy's first band has the highest rank; apps over their
 //                 memory limit rank above every band: at most 127 bands keep this in 8 bits)
-//   bits 20...55  the order value inside the band (36 bits: footprint, age, entry order, badness;
-//                 in slotted bands the top 11 bits are the oom_score_adj slot)
-//   bits  0...19  a tie-breaker: apps that appeared earlier win ties (later, under badness)
+//   bits 20...55  the order value inside the band (36 bits: footprint, age, entry order, badness,
+//                 oom_score; in slotted bands the top 12 bits are the oom_score_adj or priority slot)
+//   bits  0...19  a tie-breaker: apps that appeared earlier win ties (later under the `lastAppeared`
+//                 rule); bands whose tie rule is `id`, `newestInBand` or `oldestInBand` order equal keys when the
+//                 queue is read (`nextVictim()`, `killOrder(limit:)`), so the rule costs nothing
+//                 unless keys are equal
 
 extension PressureEngine {
     /// Bits of the order value.
     static var valueBits: Int64 { 36 }
     static var valueMask: UInt64 { (1 << 36) - 1 }
     static var tieMask: UInt64 { (1 << 20) - 1 }
-    /// Bits of a slot (oom_score_adj + 1000, 0...2000) or an oom_score (0...4095) at the top of the value.
+    /// Bits of a slot (oom_score_adj + 1000, 0...2000; or 4095 − (priority + 1000), lowest
+    /// priority highest) or an oom_score (score + 1000, so −1000...3095) at the top of the value.
     static var scoreBits: UInt64 { 12 }
+    /// What is added to an oom_score (which earlyoom's `--avoid` can take below 0) to store it.
+    static var scoreBias: Int { 1000 }
     /// The origin of least-recently-used values: times from −3.4e7 s to +3.4e7 s order correctly
     /// at millisecond resolution.
     static var recencyOrigin: Double { 3.4e7 }
@@ -32,13 +38,17 @@ extension PressureEngine {
         let bandRank = bandCount &- UInt64(band)
         let rank = apps[index].flags.contains(.isOverLimit) ? bandCount &+ bandRank : bandRank
         var value = orderValue(of: index, order: spec.order, bits: spec.isSlotted ? 36 - Self.scoreBits : 36)
-        if spec.isSlotted {
+        if spec.slotsByOomScoreAdj {
             let slot = UInt64(effectiveOomScoreAdj(of: index, in: apps[index].state) &+ 1000)
             value |= slot << (36 - Self.scoreBits)
+        } else if spec.slotsByPriority {
+            // memorystatus_kill_top_process() walks memstat_bucket[] from the lowest priority up.
+            let priority = Swift.min(Swift.max(effectivePriority(of: index, in: apps[index].state) &+ 1000, 0), 4095)
+            value |= UInt64(4095 &- priority) << (36 - Self.scoreBits)
         }
-        // Ties: the app that appeared first wins, except under the kernel's badness, where the
-        // last task scanned wins (oom_evaluate_task replaces the chosen task on equal points).
-        let tie = spec.order == .badness ? UInt64(index) : Self.tieMask &- UInt64(index)
+        // Ties: the app that appeared first wins, except where the last one scanned wins (the
+        // kernel's oom_evaluate_task replaces the chosen task on equal points).
+        let tie = spec.lastAppearedWins ? UInt64(index) : Self.tieMask &- UInt64(index)
         return rank << 56 | value << 20 | tie
     }
 
@@ -57,7 +67,7 @@ extension PressureEngine {
             let pages = badnessPages(of: index) &+ accountant.device.badnessTotal.value / Self.pageSize
             return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
-            let score = UInt64(oomScore(of: index))
+            let score = UInt64(Swift.min(Swift.max(oomScore(of: index) &+ Self.scoreBias, 0), 4095))
             let rss = clampedValue(
                 bytes: apps[index].footprint, extraShift: extraShift &+ Int64(Self.scoreBits),
                 mask: mask >> Self.scoreBits)
@@ -77,11 +87,42 @@ extension PressureEngine {
         return Swift.min(UInt64(bytes >> (valueShift &+ extraShift)), mask)
     }
 
-    /// The oom_score_adj of app `index` in `state`: its own, or the policy's for that state.
+    /// The oom_score_adj of app `index` in `state`: its own, or the policy's for that state,
+    /// lowered to the policy's value for a background mode the app declares while it executes in
+    /// the background (OomAdjuster.computeOomAdjLSP(): a foreground service is perceptible, 200).
     @inline(__always)
     func effectiveOomScoreAdj(of index: Int, in state: AppState) -> Int {
         let own = apps[index].oomScoreAdj
-        return own == AppRecord.derived ? policy.oomScoreAdjByState[state] ?? 0 : Int(own)
+        guard own == AppRecord.derived else { return Int(own) }
+        var adj = policy.oomScoreAdjByState[state] ?? 0
+        if state == .background && !apps[index].backgroundModes.isEmpty {
+            for (position, mode) in BackgroundMode.allCases.enumerated()
+            where apps[index].backgroundModes.contains(BackgroundModes(mode)) {
+                if let byMode = adjByMode[position] { adj = Swift.min(adj, byMode) }
+            }
+        }
+        return adj
+    }
+
+    /// The priority of app `index` in `state`: its own, or the policy's for that state, raised to
+    /// the policy's value for a background mode the app declares while it executes in the
+    /// background (XNU: audio playback at JETSAM_PRIORITY_AUDIO_AND_ACCESSORY, 120); 0 if neither.
+    @inline(__always)
+    func effectivePriority(of index: Int, in state: AppState) -> Int {
+        if let own = apps[index].explicitPriority { return own }
+        return derivedPriority(of: index, in: state) ?? 0
+    }
+
+    /// The policy's priority for app `index` in `state`, ignoring an explicit one (`nil`: none).
+    func derivedPriority(of index: Int, in state: AppState) -> Int? {
+        var priority = policy.priorityByState[state]
+        if state == .background && !apps[index].backgroundModes.isEmpty {
+            for (position, mode) in BackgroundMode.allCases.enumerated()
+            where apps[index].backgroundModes.contains(BackgroundModes(mode)) {
+                if let byMode = priorityByMode[position] { priority = Swift.max(priority ?? byMode, byMode) }
+            }
+        }
+        return priority
     }
 
     /// The page size the Linux formulas count in.
@@ -101,12 +142,14 @@ extension PressureEngine {
 
     /// `/proc/<pid>/oom_score` as `fs/proc/base.c` computes it since Linux 5.9:
     /// `(1000 + badness × 1000 / totalpages) × 2 / 3`, plus the app's name preferences (earlyoom's
-    /// ±300 for `--prefer`/`--avoid`), clamped to 0...4095.
+    /// ±300 for `--prefer`/`--avoid`) with no clamp, as `kill.c` `is_larger()` adds them: an
+    /// avoided app's score may be negative, and −29 still beats −125. The kill key stores scores
+    /// from −1000 to 3095.
     @inline(__always)
     func oomScore(of index: Int) -> Int {
         let score = KernelOOMFormula.oomScore(
             points: badnessPages(of: index), totalPages: accountant.device.badnessTotal.value / Self.pageSize)
-        return Swift.min(Swift.max(Int(score) &+ Int(apps[index].preference), 0), 4095)
+        return Int(score) &+ Int(apps[index].preference)
     }
 
     /// The name-preference score of app `index` as bytes (score × total / 1000), like an adj.
@@ -167,17 +210,85 @@ extension PressureEngine {
 struct BandInfo {
     /// The order inside the band.
     var order: BandOrder
-    /// Whether the band is divided into oom_score_adj slots.
+    /// Whether the band is divided into slots (by oom_score_adj or by priority).
     var isSlotted: Bool
+    /// Whether the slots are by oom_score_adj.
+    var slotsByOomScoreAdj: Bool
+    /// Whether the slots are by priority.
+    var slotsByPriority: Bool
     /// Whether the key moves when the footprint does.
     var dependsOnFootprint: Bool
+    /// Whether the tie-breaker favours the app that appeared last.
+    var lastAppearedWins: Bool
+    /// Whether equal keys are ordered when the queue is read (tie rules `id`, `newestInBand`, `oldestInBand`).
+    var resolvesTiesOnRead: Bool
+    /// The tie rule.
+    var ties: TieRule
 
     init(_ band: Band) {
         order = band.order
-        isSlotted = band.slotsByOomScoreAdj
+        slotsByOomScoreAdj = band.slotsByOomScoreAdj
+        slotsByPriority = band.slotsByPriority
+        isSlotted = band.slotsByOomScoreAdj || band.slotsByPriority
+        ties = band.effectiveTies
+        lastAppearedWins = ties == .lastAppeared
+        resolvesTiesOnRead = ties == .id || ties == .newestInBand || ties == .oldestInBand
         switch band.order {
         case .largestFirst, .badness, .oomScore: dependsOnFootprint = true
         case .leastRecentlyUsed, .firstInFirstOut: dependsOnFootprint = false
         }
+    }
+}
+
+extension PressureEngine {
+    /// The next victim in the kill queue: its maximum, or, when other apps share its key but for
+    /// the tie-breaker and its band orders ties by id or by band entry, the first of them by that rule.
+    ///
+    /// - Complexity: O(1) without ties; O(g log g) for g apps with equal keys.
+    func nextVictim() -> (index: Int, handle: IndexedHeapHandle)? {
+        guard let top = killQueue.max else { return nil }
+        let index = Int(appByKillSlot[top.handle.index])
+        let band = Int(apps[index].bands[apps[index].state])
+        guard bandInfo[band].resolvesTiesOnRead else { return (index, top.handle) }
+        let group = tieGroup(of: top.priority)
+        guard group.count > 1, let first = group.min(by: { precedesInTie($0.index, $1.index) }) else {
+            return (index, top.handle)
+        }
+        return first
+    }
+
+    /// The apps whose keys equal `key` but for the tie-breaker, highest key first.
+    ///
+    /// - Complexity: O(g log g) for g such apps.
+    func tieGroup(of key: UInt64) -> [(index: Int, handle: IndexedHeapHandle)] {
+        var wanted = 2
+        while true {
+            var members: [(index: Int, handle: IndexedHeapHandle)] = []
+            var ended = false
+            killQueue.forEachTop(wanted) { handle, other in
+                if other >> 20 == key >> 20 {
+                    members.append((Int(appByKillSlot[handle.index]), handle))
+                } else {
+                    ended = true
+                }
+            }
+            if ended || members.count < wanted { return members }
+            wanted &*= 2
+        }
+    }
+
+    /// Whether app `lhs` goes before app `rhs` when their keys are equal: by the tie rule of
+    /// their band (`newestInBand`: the later band entry first, `oldestInBand`: the earlier, then
+    /// by id; `id`: ascending id, compared byte by byte).
+    func precedesInTie(_ lhs: Int, _ rhs: Int) -> Bool {
+        let band = Int(apps[lhs].bands[apps[lhs].state])
+        if apps[lhs].bandEntry != apps[rhs].bandEntry {
+            switch bandInfo[band].ties {
+            case .newestInBand: return apps[lhs].bandEntry > apps[rhs].bandEntry
+            case .oldestInBand: return apps[lhs].bandEntry < apps[rhs].bandEntry
+            case .id, .firstAppeared, .lastAppeared: break
+            }
+        }
+        return apps[lhs].id.rawValue.utf8.lexicographicallyPrecedes(apps[rhs].id.rawValue.utf8)
     }
 }

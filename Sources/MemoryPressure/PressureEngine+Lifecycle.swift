@@ -326,6 +326,9 @@ extension PressureEngine {
             extras.views = []
             extras.pendingNotifications = []
             extras.taskHandle = nil
+            // Its swap entries are freed with it.
+            appSwap &-= extras.swap
+            extras.swap = 0
         }
         apps[index].flags.remove(.isOverLimit)
         if foreground == index {

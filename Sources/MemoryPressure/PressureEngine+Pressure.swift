@@ -6,11 +6,42 @@ extension PressureEngine {
     ///
     /// - Complexity: O(1)
     func targetLevel(free: Int64, current: PressureLevel) -> PressureLevel {
-        for level in [PressureLevel.critical, .urgent, .warning] {
+        for level in [PressureLevel.critical, .urgent, .warning] where swapAllows(level) {
             if free < enterBelow[level.rawValue] { return level }
             if level <= current && free <= clearAbove[level.rawValue] { return level }
         }
         return .normal
+    }
+
+    /// Whether free swap allows `level` (earlyoom's `lowmem_sig()` needs free swap at or below
+    /// its limit too; a level without a swap condition, or a device without swap, always allows).
+    ///
+    /// - Complexity: O(1)
+    @inline(__always)
+    func swapAllows(_ level: PressureLevel) -> Bool {
+        !hasSwapConditions || swapFreeBytes < swapBelow[level.rawValue]
+    }
+
+    /// Free swap in bytes: the device's swap minus the apps' swap entries and the swap used
+    /// outside them, never negative.
+    var swapFreeBytes: Int64 {
+        Swift.max(accountant.device.swap.value &- appSwap &- unattributedSwap, 0)
+    }
+
+    /// Free swap: the device's swap minus the resident apps' swap entries and the swap used
+    /// outside them (see ``setSwapFree(_:)``).
+    ///
+    /// - Complexity: O(1)
+    public var swapFree: Bytes { Bytes(swapFreeBytes) }
+
+    /// Records a reading of free swap (a live source's `SwapFree`): the swap not held by the
+    /// resident apps' own entries is taken as used outside them. Pressure is not evaluated
+    /// (call ``refreshPressure(at:)``).
+    ///
+    /// - Complexity: O(1)
+    public func setSwapFree(_ bytes: Bytes) {
+        unattributedSwap = Swift.max(accountant.device.swap.value &- bytes.value &- appSwap, 0)
+        updateLevelBounds()
     }
 
     /// Raises the level one used level at a time (warning and purging at each), kills if the policy's
@@ -31,7 +62,9 @@ extension PressureEngine {
             level = next
             warnAndPurge(at: next)
         }
-        if level >= policy.kills.startLevel && accountant.free.value < killTarget {
+        if (level >= policy.kills.startLevel && accountant.free.value < killTarget)
+            || accountant.free.value < bandKillTrigger
+        {
             killUntilTarget()
         }
         let lowered = targetLevel(free: accountant.free.value, current: level)
@@ -48,18 +81,20 @@ extension PressureEngine {
     var needsPressureEvaluation: Bool {
         let free = accountant.free.value
         return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
-            || (level >= policy.kills.startLevel && free < killTarget)
+            || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below
     /// ``riseBelow`` a higher level is entered, above ``fallAbove`` the level is left.
+    /// A level whose free-swap condition fails cannot be entered, and the current level is left
+    /// at the next check if its condition fails.
     func updateLevelBounds() {
         var rise = Int64.min
-        for candidate in PressureLevel.allCases where candidate > level {
+        for candidate in PressureLevel.allCases where candidate > level && swapAllows(candidate) {
             rise = Swift.max(rise, enterBelow[candidate.rawValue])
         }
         riseBelow = rise
-        fallAbove = level == .normal ? .max : clearAbove[level.rawValue]
+        fallAbove = level == .normal ? .max : (swapAllows(level) ? clearAbove[level.rawValue] : .min)
     }
 
     /// Delivers the warning of `level` to the policy's audience, in a fixed order (the foreground
@@ -157,28 +192,59 @@ extension PressureEngine {
         return freed
     }
 
-    /// Kills victims in kill-queue order until free memory reaches the policy's target or no
-    /// killable app is left. Passed over, and left alive: a foreground app that has not ignored
-    /// both warnings (when the policy says so), and apps whose band is killable only at a higher
-    /// level than the current one.
+    /// Kills victims in kill-queue order while some band may still kill, or until no killable app
+    /// is left. A band with its own start point (``Band/killBelow``) kills while free memory is
+    /// below it, and, once it has killed, until free memory reaches its stop point; the other
+    /// bands kill while the level is at or above the kill rule's start level (with its free-swap
+    /// condition, if any) and free memory is below the rule's target. Passed over, and left
+    /// alive: a foreground app that has not ignored both warnings (when the policy says so), apps
+    /// whose band is killable only at a higher level than the current one, and apps whose band
+    /// may not kill at this free memory.
     private func killUntilTarget() {
         var passedOver: [Int] = []
-        while accountant.free.value < killTarget, let top = killQueue.max {
-            let index = Int(appByKillSlot[top.handle.index])
-            let band = policy.bands[Int(apps[index].bands[apps[index].state])]
+        var started = [Bool](repeating: false, count: policy.bands.count)
+        while let victim = nextVictim() {
+            let free = accountant.free.value
+            let ruleKills =
+                level >= policy.kills.startLevel && free < killTarget
+                && (!hasSwapConditions || targetLevel(free: free, current: level) >= policy.kills.startLevel)
+            // Stop as soon as no band may kill at this free memory.
+            var anyBand = false
+            for band in bandKillBelow.indices {
+                if bandKillBelow[band] == .min ? ruleKills : bandMayKill(band, free: free, started: started[band]) {
+                    anyBand = true
+                    break
+                }
+            }
+            guard anyBand else { break }
+            let index = victim.index
+            let bandIndex = Int(apps[index].bands[apps[index].state])
+            let band = policy.bands[bandIndex]
+            let bandKills =
+                bandKillBelow[bandIndex] == .min
+                ? ruleKills && !(band.killableFrom.map { level < $0 } ?? false)
+                : bandMayKill(bandIndex, free: free, started: started[bandIndex])
             let spared =
-                (apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
+                !bandKills
+                || (apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
                     && foregroundIgnored != 0b11)
-                || (band.killableFrom.map { level < $0 } ?? false)
             if spared {
-                killQueue.remove(top.handle)
+                killQueue.remove(victim.handle)
                 apps[index].killHandle = nil
                 passedOver.append(index)
                 continue
             }
+            started[bandIndex] = true
             kill(index)
         }
         for index in passedOver { syncKillQueue(index) }
+    }
+
+    /// Whether band `band`, which has its own start point, may kill at `free`: below its start
+    /// point, or below its stop point once it has `started` killing.
+    @inline(__always)
+    private func bandMayKill(_ band: Int, free: Int64, started: Bool) -> Bool {
+        free < bandKillBelow[band] || (started && free < bandKillUntil[band])
     }
 
     /// Kills every app that crossed a fatal memory limit during the action and is still over it.

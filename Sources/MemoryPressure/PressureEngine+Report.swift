@@ -22,21 +22,44 @@ public struct KillCandidate: Sendable, Hashable {
 
 extension PressureEngine {
     /// The next `limit` victims, in order, read from the kill queue's non-mutating top-k walk
-    /// (no sorting, no copy of the queue).
+    /// (no sorting, no copy of the queue). Apps with equal keys are ordered by their band's tie
+    /// rule (``TieRule``), exactly as kills would take them.
     ///
-    /// - Complexity: O(limit × log limit), independent of the number of apps.
+    /// - Complexity: O(limit × log limit), independent of the number of apps (plus O(g log g) for
+    ///   g apps whose keys tie with the last row shown).
     public func killOrder(limit: Int) -> [KillCandidate] {
-        var rows: [KillCandidate] = []
-        var scores: [Int] = []
         let wanted = Swift.max(limit, 0)
-        // One row more than wanted, so that a tie with the first row left out is still seen.
-        let fetched = wanted < Int.max ? wanted + 1 : wanted
-        rows.reserveCapacity(Swift.min(fetched, killQueue.count))
-        killQueue.forEachTop(fetched) { handle, key in
-            let index = Int(appByKillSlot[handle.index])
+        // One row more than wanted, so that a tie with the first row left out is still seen; more
+        // while the last row fetched still ties with the one before it.
+        var fetched = wanted < Int.max ? wanted + 1 : wanted
+        var entries: [(index: Int, key: UInt64)] = []
+        while true {
+            entries = []
+            entries.reserveCapacity(Swift.min(fetched, killQueue.count))
+            killQueue.forEachTop(fetched) { handle, key in entries.append((Int(appByKillSlot[handle.index]), key)) }
+            guard entries.count == fetched, fetched < Int.max / 2, entries.count >= 2,
+                entries[entries.count - 1].key >> 20 == entries[entries.count - 2].key >> 20
+            else { break }
+            fetched *= 2
+        }
+        // Runs of equal keys (but for the tie-breaker) in bands that order ties on read.
+        var start = 0
+        while start < entries.count {
+            var end = start + 1
+            while end < entries.count && entries[end].key >> 20 == entries[start].key >> 20 { end += 1 }
+            let index = entries[start].index
+            if end - start > 1 && bandInfo[Int(apps[index].bands[apps[index].state])].resolvesTiesOnRead {
+                entries[start..<end].sort { precedesInTie($0.index, $1.index) }
+            }
+            start = end
+        }
+        var rows: [KillCandidate] = []
+        var scores: [Int?] = []
+        rows.reserveCapacity(entries.count)
+        for (index, key) in entries {
             let app = apps[index]
             let band = policy.bands[Int(app.bands[app.state])]
-            scores.append(band.order == .oomScore ? oomScore(of: index) : -1)
+            scores.append(band.order == .oomScore ? oomScore(of: index) : nil)
             rows.append(
                 KillCandidate(
                     rank: rows.count + 1, app: app.id, state: app.state, band: band.name,
@@ -44,9 +67,10 @@ extension PressureEngine {
                     reason: reason(forKilling: index), key: key))
         }
         // earlyoom breaks ties on oom_score by the larger RSS: say so where it happened.
-        for position in rows.indices where scores[position] >= 0 {
-            let tiedBefore = position > 0 && scores[position - 1] == scores[position]
-            let tiedAfter = position + 1 < rows.count && scores[position + 1] == scores[position]
+        for position in rows.indices {
+            guard let score = scores[position] else { continue }
+            let tiedBefore = position > 0 && scores[position - 1] == score
+            let tiedAfter = position + 1 < rows.count && scores[position + 1] == score
             if tiedBefore || tiedAfter { rows[position].reason += ", largest RSS among ties" }
         }
         if rows.count > wanted { rows.removeLast(rows.count - wanted) }
@@ -84,7 +108,7 @@ extension PressureEngine {
         let app = apps[index]
         let band = policy.bands[Int(app.bands[app.state])]
         if app.flags.contains(.isOverLimit) {
-            let which = app.state.isForeground ? "active" : "inactive"
+            let which = app.state.isExecuting ? "active" : "inactive"
             let kind = extras(index).limitIsFatal ? "fatal" : "soft"
             return "over its \(which) memory limit of \(Bytes(currentLimit(of: index)).formatted) (\(kind))"
         }
@@ -101,11 +125,20 @@ extension PressureEngine {
         }
         if band.slotsByOomScoreAdj {
             reason += " (oom_score_adj \(effectiveOomScoreAdj(of: index, in: app.state)))"
+        } else if band.slotsByPriority {
+            reason += " (priority \(effectivePriority(of: index, in: app.state)))"
         }
         // Only a band stricter than the kill rule says so (a killableFrom equal to the start level,
         // as `policy show` writes it out, is no restriction of its own).
         if let from = band.killableFrom, from > policy.kills.startLevel, Swift.max(level, levelForFreeMemory) < from {
             reason += "; killable only at \(from.name) pressure"
+        }
+        // A band with its own start point says where it is, when free memory is not there yet.
+        let start = bandKillBelow[Int(app.bands[app.state])]
+        if start != .min && accountant.free.value >= start {
+            let atOrBelow = policy.comparison == .atOrBelow
+            let figure = Bytes(atOrBelow ? start - 1 : start).formatted
+            reason += "; killable \(atOrBelow ? "at or below" : "below") \(figure) free"
         }
         return reason
     }
@@ -113,7 +146,7 @@ extension PressureEngine {
     /// The attributes of app `index` in `state` that policies match on.
     func subject(of index: Int, in state: AppState) -> PolicyMatcher.Subject {
         let app = apps[index]
-        let priority = app.explicitPriority ?? policy.priorityByState[state]
+        let priority = app.explicitPriority ?? derivedPriority(of: index, in: state)
         return PolicyMatcher.Subject(
             id: app.id, backgroundModes: app.backgroundModes,
             oomScoreAdj: effectiveOomScoreAdj(of: index, in: state), priority: priority)

@@ -162,6 +162,7 @@ extension PressureEngine {
         let hasExtras = app.swap.value != 0 || app.pageTables.value != 0 || app.viewCaches.value != 0
         guard hasExtras || extras[Int32(truncatingIfNeeded: index)] != nil else { return }
         withExtras(index) { extras in
+            appSwap &+= app.swap.value &- extras.swap
             extras.swap = app.swap.value
             extras.pageTables = app.pageTables.value
             extras.views =

@@ -79,10 +79,31 @@ public final class PressureEngine {
     @exclusivity(unchecked)
     var fallAbove: Int64 = .max
 
-    /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused).
+    /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused). Every
+    /// "below" bound is exclusive: under ``ThresholdComparison/atOrBelow`` it is the policy's
+    /// figure plus one byte, so that one `<` serves both comparisons.
     let enterBelow: [Int64]
     let clearAbove: [Int64]
     let killTarget: Int64
+    /// Free swap below which each level may be entered and kept (`.max`: no condition, or a
+    /// device without swap), indexed by level.
+    let swapBelow: [Int64]
+    /// Whether any level has a free-swap condition.
+    let hasSwapConditions: Bool
+    /// Each band's own start and stop points (exclusive bounds; `.min`: the band follows the kill rule).
+    let bandKillBelow: [Int64]
+    let bandKillUntil: [Int64]
+    /// The highest own start point of any band (`.min`: none), so the pressure check sees it.
+    let bandKillTrigger: Int64
+    /// The policy's oom_score_adj and priority by background mode, indexed by the mode's bit.
+    let adjByMode: [Int?]
+    let priorityByMode: [Int?]
+    /// Swap in use outside the apps' own swap entries (a live source's or a trace's reading).
+    @exclusivity(unchecked)
+    var unattributedSwap: Int64 = 0
+    /// The sum of the resident apps' swap entries.
+    @exclusivity(unchecked)
+    var appSwap: Int64 = 0
     /// How far footprints are shifted right to fit the kill key's 36-bit value field.
     let valueShift: Int64
     /// The policy's bands and protections with their patterns compiled.
@@ -119,9 +140,29 @@ public final class PressureEngine {
         let thresholds = policy.thresholds
         let levels = [thresholds.warning, thresholds.urgent, thresholds.critical]
         // A level the policy does not use is never entered: its thresholds are below any free memory.
-        enterBelow = [0] + levels.map { $0?.enter.resolved(against: usable).value ?? .min }
+        // At or below (earlyoom) a threshold of n bytes is crossed below n + 1.
+        let inclusive: Int64 = policy.comparison == .atOrBelow ? 1 : 0
+        enterBelow = [0] + levels.map { $0.map { $0.enter.resolved(against: usable).value &+ inclusive } ?? .min }
         clearAbove = [0] + levels.map { $0?.clear.resolved(against: usable).value ?? .min }
-        killTarget = policy.kills.target.resolved(against: usable).value
+        killTarget = policy.kills.target.resolved(against: usable).value &+ inclusive
+        swapBelow =
+            [.max]
+            + levels.map { level in
+                guard let swap = level?.swapFree, device.swap.value > 0 else { return .max }
+                return swap.resolved(against: device.swap).value &+ inclusive
+            }
+        hasSwapConditions = swapBelow.contains { $0 != .max }
+        bandKillBelow = policy.bands.map { $0.killBelow.map { $0.resolved(on: device).value &+ inclusive } ?? .min }
+        bandKillUntil = policy.bands.map { band in
+            guard let start = band.killBelow else { return .min }
+            return (band.killUntil ?? start).resolved(on: device).value &+ inclusive
+        }
+        bandKillTrigger = bandKillBelow.max() ?? .min
+        adjByMode = BackgroundMode.allCases.map { policy.oomScoreAdjByBackgroundMode[$0] }
+        priorityByMode = BackgroundMode.allCases.map { policy.priorityByBackgroundMode[$0] }
+        if let swapFree = device.swapFree {
+            unattributedSwap = Swift.max(device.swap.value - swapFree.value, 0)
+        }
         var shift: Int64 = 0
         while (max(usable.value, 1) &* 2) >> shift >= (1 << Self.valueBits) { shift += 1 }
         valueShift = shift

@@ -38,10 +38,14 @@ public struct Snapshot: Sendable, Hashable {
         let deviceObject = try document.object("device")
         let device = Device(
             memory: try deviceObject.size("memory"), reserved: try deviceObject.optionalSize("reserved") ?? .zero,
-            swap: try deviceObject.optionalSize("swap") ?? .zero)
+            swap: try deviceObject.optionalSize("swap") ?? .zero, swapFree: try deviceObject.optionalSize("swapFree"))
         guard device.reserved < device.memory else {
             throw deviceObject.error(
                 "expected \"reserved\" (\(device.reserved.value)) below \"memory\" (\(device.memory.value))")
+        }
+        if let swapFree = device.swapFree, swapFree > device.swap {
+            throw deviceObject.error(
+                "expected \"swapFree\" (\(swapFree.value)) at most \"swap\" (\(device.swap.value))")
         }
         try deviceObject.finish()
         var apps: [ResidentApp] = []
@@ -111,12 +115,20 @@ extension PressureEngine {
             try add(app)
         }
         // A snapshot has no history: an app is taken to have entered its band when it was last
-        // frontmost, so first-in-first-out bands start with the app left longest ago.
-        let byAge = apps.indices.sorted { apps[$0].lastFrontmost < apps[$1].lastFrontmost }
+        // frontmost, so first-in-first-out bands start with the app left longest ago; apps left
+        // at the same moment entered in the order of their ids.
+        let byAge = apps.indices.sorted {
+            apps[$0].lastFrontmost != apps[$1].lastFrontmost
+                ? apps[$0].lastFrontmost < apps[$1].lastFrontmost
+                : apps[$0].id.rawValue.utf8.lexicographicallyPrecedes(apps[$1].id.rawValue.utf8)
+        }
         for (sequence, index) in byAge.enumerated() {
             apps[index].bandEntry = UInt64(sequence + 1)
             syncKillQueue(index)
         }
         bandSequence = UInt64(apps.count)
+        // The device's free swap counts the apps' own swap entries: what they do not hold is
+        // used outside them.
+        if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
     }
 }

@@ -19,18 +19,27 @@ extension LinuxSystemSnapshot {
     /// every user-space process is an app, and the memory used outside them
     /// (`MemTotal − MemAvailable − Σ RSS`, never negative) is unattributed, so the engine's free
     /// memory is the kernel's `MemAvailable` whenever RSS does not double-count shared pages.
-    /// The global init process (pid 1) is left out: the kernel never kills it.
+    /// The global init process (pid 1) is left out: the kernel never kills it; so is
+    /// ``excludedProcessID`` (this tool's own process on the live `/proc`), whose memory counts
+    /// as unattributed.
     public var engineSnapshot: Snapshot {
-        let apps = processes.processes.filter { $0.pid.rawValue != 1 }.map(\.residentApp)
+        let apps = rankedProcesses.map(\.residentApp)
         return Snapshot(
-            device: Device(memory: memory.total, reserved: .zero, swap: memory.swapTotal), apps: apps,
+            device: Device(
+                memory: memory.total, reserved: .zero, swap: memory.swapTotal,
+                swapFree: min(memory.swapFree, memory.swapTotal)), apps: apps,
             unattributed: unattributedMemory)
     }
 
     /// `MemTotal − MemAvailable − Σ RSS` of the processes in the snapshot, never negative.
     public var unattributedMemory: Bytes {
-        let resident = processes.processes.filter { $0.pid.rawValue != 1 }.reduce(Int64(0)) { $0 + $1.resident.value }
+        let resident = rankedProcesses.reduce(Int64(0)) { $0 + $1.resident.value }
         return Bytes(max(memory.total.value - memory.available.value - resident, 0))
+    }
+
+    /// The processes that become apps: all but pid 1 and ``excludedProcessID``.
+    var rankedProcesses: [LinuxProcess] {
+        processes.processes.filter { $0.pid.rawValue != 1 && $0.pid != excludedProcessID }
     }
 }
 
@@ -81,6 +90,7 @@ public final class LiveKillOrder {
             for gone in known where !seen.contains(gone) { engine.forget(gone) }
             known = seen
             engine.setUnattributedMemory(current.unattributed)
+            engine.setSwapFree(snapshot.memory.swapFree)
             self.time = max(self.time, time)
             try engine.refreshPressure(at: self.time)
         } catch {

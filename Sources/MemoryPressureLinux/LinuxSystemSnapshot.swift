@@ -12,6 +12,10 @@ public struct LinuxSystemSnapshot: Hashable, Sendable {
     public var processes: LinuxProcessTable
     /// The page size of the machine, in bytes.
     public var pageSize: Int
+    /// A process left out of the ranking: this tool's own process when the live `/proc` is read
+    /// (it would otherwise rank itself; earlyoom's `find_largest_process()` likewise refuses to
+    /// pick its own pid). `nil` for fixture trees.
+    public var excludedProcessID: ProcessID? = nil
 
     /// A snapshot from its parts; see each property.
     public init(
@@ -35,13 +39,22 @@ public struct LinuxSystemSnapshot: Hashable, Sendable {
     /// - Throws: ``LinuxReadError`` only for the machine-wide files (`meminfo`, `pressure/memory`,
     ///   cgroup files); per-process problems only skip that process.
     /// - Complexity: O(number of processes) file reads.
+    /// On the live `/proc`, this process is left out of the ranking (``excludedProcessID``).
     public static func read(from fileSystem: ProcFileSystem = .live) throws(LinuxReadError) -> LinuxSystemSnapshot {
-        LinuxSystemSnapshot(
+        var snapshot = LinuxSystemSnapshot(
             memory: try LinuxMemoryInfo.read(from: fileSystem),
             pressure: try MemoryPressureStall.read(from: fileSystem),
             cgroup: try CgroupMemory.read(from: fileSystem),
             processes: LinuxProcessTable.read(from: fileSystem),
             pageSize: fileSystem.pageSize
         )
+        if fileSystem == .live { snapshot.excludedProcessID = ProcessID(rawValue: SystemCalls.currentProcessID()) }
+        return snapshot
+    }
+
+    /// The process left out of the ranking, if it was read (this tool's own, on the live `/proc`).
+    public var excludedProcess: LinuxProcess? {
+        guard let excludedProcessID else { return nil }
+        return processes.processes.first { $0.pid == excludedProcessID }
     }
 }

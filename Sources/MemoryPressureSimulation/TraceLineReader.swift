@@ -32,8 +32,13 @@ struct TraceLineReader {
     }
 
     func device() throws(InputError) -> Device {
-        let device = Device(memory: try fields.size("memory"), reserved: try fields.optionalSize("reserved") ?? .zero)
+        let device = Device(
+            memory: try fields.size("memory"), reserved: try fields.optionalSize("reserved") ?? .zero,
+            swap: try fields.optionalSize("swap") ?? .zero, swapFree: try fields.optionalSize("swapFree"))
         guard device.reserved < device.memory else { throw error("reserved", "expected less than \"memory\"") }
+        if let swapFree = device.swapFree, swapFree > device.swap {
+            throw error("swapFree", "expected at most \"swap\"")
+        }
         return device
     }
 

@@ -298,8 +298,12 @@ struct AndroidLMKDPolicyTests {
             ])
         #expect(engine.row("d905-old")?.reason.contains("oom_score_adj 905") == true)
         #expect(engine.row("h-cached")?.band == "cached")
-        #expect(engine.row("g-service")?.band == "previous-and-services")
-        #expect(engine.row("k-perceptible")?.band == "perceptible-and-visible")
+        // g-service plays audio in the background: a foreground service, PERCEPTIBLE_APP_ADJ
+        // (OomAdjuster.computeOomAdjLSP), in k-perceptible's slot, where the heavier goes first.
+        #expect(engine.row("g-service")?.band == "perceptible")
+        #expect(engine.row("g-service")?.reason.contains("oom_score_adj 200") == true)
+        #expect(engine.row("f-previous")?.band == "services-and-previous")
+        #expect(engine.row("k-perceptible")?.band == "perceptible")
         #expect(engine.killOrder(limit: .max).allSatisfy { $0.notice == .none })
         #expect(engine.protectedIDs == ["j-system"])
         #expect(engine.protectedApps().first?.reason.contains("negative oom_score_adj") == true)
@@ -319,26 +323,29 @@ struct AndroidLMKDPolicyTests {
             ])
     }
 
-    @Test("at the warning level only cached apps are killed; services wait for urgent, the foreground for critical")
+    @Test(
+        "lmkd.cpp minfree branch: each adj cut-off has its own level; below 144 MiB cached apps die, services wait for 126"
+    )
     func minfreeLevels() throws {
-        // 416 MiB usable; warning below 96 MiB free, urgent below 72, critical below 48; kills restore 120.
-        let engine = PressureEngine.scenario(policy: try Policy.shipped("android-lmkd"))
+        // 1 GiB, no reserve: ProcessList.updateOomLevels() gives 72/90/108/126/144/180 MiB.
+        let engine = PressureEngine.scenario(
+            memory: .gibibytes(1), reserved: .zero, policy: try Policy.shipped("android-lmkd"))
         try engine.step(0, .launch("A", mib: 20))
         try engine.step(1, .home)
-        try engine.step(2, .launch("B", mib: 120, modes: .audio))
-        try engine.step(3, .home)
-        #expect(engine.status(of: "B")?.state == .background)
-        let warning = try engine.step(4, .launch("C", mib: 190))  // 86 MiB free
-        #expect(warning.contains("level normal→warning"))
-        #expect(warning.filter { $0.contains(" kill ") } == ["A kill suspended none 20MiB"])
-        #expect(engine.level == .warning)
-        #expect(engine.free == .mebibytes(106))
-        let stillWarning = try engine.step(5, .allocate("C", mib: 20))  // 86 MiB free, still warning
-        #expect(!stillWarning.contains { $0.contains(" kill ") })
-        #expect(engine.status(of: "B")?.state == .background)
-        let urgent = try engine.step(6, .allocate("C", mib: 20))  // 66 MiB free: urgent
-        #expect(urgent.contains("level warning→urgent"))
-        #expect(urgent.filter { $0.contains(" kill ") } == ["B kill background none 120MiB"])
+        try engine.step(2, .launch("B", mib: 120))
+        try engine.step(3, .launch("S", mib: 60, modes: .audio))  // B suspended (900); S will play audio (200)
+        try engine.step(4, .home)
+        try engine.step(5, .launch("C", mib: 680))  // 1024 − 880 = 144 MiB free: not below 144
+        #expect(engine.free == .mebibytes(144))
+        let first = try engine.step(6, .allocate("C", mib: 10))  // 134 MiB: the cached level (144) is crossed
+        // Oldest cached first (A entered its slot first), then B, until free is back at 144 MiB.
+        #expect(first.filter { $0.contains(" kill ") } == ["A kill suspended none 20MiB"])
+        #expect(engine.free == .mebibytes(154))
+        let second = try engine.step(7, .allocate("C", mib: 40))  // 114 MiB: cached level again
+        #expect(second.filter { $0.contains(" kill ") } == ["B kill suspended none 120MiB"])
+        // 234 MiB free; S (perceptible, 200) is killable only below 108 MiB.
+        let third = try engine.step(8, .allocate("C", mib: 130))  // 104 MiB
+        #expect(third.filter { $0.contains(" kill ") } == ["S kill background none 60MiB"])
         #expect(engine.status(of: "C")?.state == .active)
         #expect(engine._invariantViolation() == nil)
     }
@@ -356,28 +363,36 @@ struct JetsamPolicyTests {
         app("front", .active, mib: 50),  // priority 100
         app("front-band-80", .background, mib: 80, lastActive: 400, priority: 100),
         app("front-band-30", .suspended, mib: 30, lastActive: 900, priority: 105),
-        app("music", .background, mib: 45, lastActive: 600, modes: .audio),  // audio band
-        app("system", .background, mib: 40, priority: 200),
+        app("music", .background, mib: 45, lastActive: 600, modes: .audio),  // AUDIO_AND_ACCESSORY 120
+        app("critical", .background, mib: 40, priority: 190),  // JETSAM_PRIORITY_CRITICAL: still killable
+        app("internal", .background, mib: 40, priority: 999),  // JETSAM_PRIORITY_INTERNAL: above MAX
     ]
 
+    // The old version of this test protected priority 200 and put priority 105 in the foreground
+    // band: memorystatus_kill_top_process() walks every bucket up to JETSAM_PRIORITY_MAX (210),
+    // one priority at a time, and only bucket 100 is sorted by size.
     @Test(
-        "idle band FIFO by age, then background, then the foreground band by size, then audio; priority ≥ 200 protected"
+        "kern_memorystatus.c memorystatus_kill_top_process: idle FIFO by age, each priority its own band up to 210"
     )
     func bandsUpward() throws {
         let engine = try makeEngine(try Policy.shipped("jetsam"), Self.apps)
         #expect(
             engine.orderedIDs == [
                 "idle-300s", "idle-200s", "idle-100s", "bg-task", "front-band-80", "front", "front-band-30", "music",
+                "critical",
             ])
         let rows = engine.killOrder(limit: .max)
         #expect(
             rows.map(\.band) == [
-                "idle", "idle", "idle", "background", "foreground", "foreground", "foreground", "audio-and-accessory",
+                "idle", "idle", "idle", "below-foreground", "foreground", "foreground", "above-foreground",
+                "above-foreground", "above-foreground",
             ])
-        #expect(engine.row("idle-300s")?.reason == "first in the idle band (first in, first out)")
+        #expect(
+            engine.row("idle-300s")?.reason == "first in the idle band (MEMORYSTATUS_KILL_IDLE below the idle threshold)")
         #expect(engine.row("front-band-80")?.reason == "largest in the foreground band")
-        #expect(engine.protectedIDs == ["system"])
-        #expect(engine.protectedApps().first?.reason.contains("priority 200") == true)
+        #expect(engine.row("music")?.reason == "first in its priority band (first in, first out) (priority 120)")
+        #expect(engine.protectedIDs == ["internal"])
+        #expect(engine.protectedApps().first?.reason.contains("JETSAM_PRIORITY_MAX (210)") == true)
     }
 
     @Test("an app that crosses its fatal active limit is killed at once, the reason naming the limit")
@@ -412,7 +427,7 @@ struct JetsamPolicyTests {
         let first = try #require(snapshot.killOrder(limit: 1).first)
         #expect(first.app == "front")
         #expect(first.reason == "over its active memory limit of 650.0 MiB (soft)")
-        #expect(snapshot.orderedIDs.count == 8)
+        #expect(snapshot.orderedIDs.count == 9)
 
         let engine = PressureEngine.scenario(memory: .gibibytes(2), reserved: .mebibytes(200), policy: policy)
         try engine.step(0, .launch("S", mib: 100))

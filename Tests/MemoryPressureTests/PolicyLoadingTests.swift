@@ -97,13 +97,25 @@ struct ShippedPolicyTests {
         #expect(earlyoom.thresholds.critical?.enter == .percent(5))
         #expect(earlyoom.kills.notices == [.urgent: .willTerminate, .critical: .none])
         #expect(earlyoom.bands.map(\.order) == [.oomScore])
+        // main.c lowmem_sig(): at or below, memory and swap together.
+        #expect(earlyoom.comparison == .atOrBelow)
+        #expect(earlyoom.thresholds.urgent?.swapFree == .percent(10))
+        #expect(earlyoom.thresholds.critical?.swapFree == .percent(5))
         let lmkd = try Policy.shipped("android-lmkd")
-        #expect(lmkd.thresholds.warning?.enter == .bytes(.mebibytes(96)))
-        #expect(lmkd.thresholds.critical?.enter == .bytes(.mebibytes(48)))
+        // ProcessList.updateOomLevels(): mOomMinFreeLow / mOomMinFreeHigh in KB, for adj 950 … 0.
+        let low: [Int64] = [49152, 43008, 36864, 24576, 18432, 12288]
+        let high: [Int64] = [184320, 147456, 129024, 110592, 92160, 73728]
+        #expect(
+            lmkd.bands.map(\.killBelow) == zip(low, high).map {
+                .interpolated(
+                    low: Bytes($0 * 1024), high: Bytes($1 * 1024), from: .mebibytes(350), to: .mebibytes(700))
+            })
         #expect(lmkd.oomScoreAdjByState == [.active: 0, .inactive: 100, .background: 500, .suspended: 900])
-        #expect(lmkd.bands.map(\.killableFrom) == [.warning, .urgent, .critical, .critical])
+        #expect(lmkd.oomScoreAdjByBackgroundMode == [.audio: 200, .location: 200, .voip: 200])
+        #expect(lmkd.bands.map(\.order) == [.firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .largestFirst, .largestFirst, .largestFirst])
         let jetsam = try Policy.shipped("jetsam")
         #expect(jetsam.priorityByState == [.suspended: 0, .background: 30, .inactive: 100, .active: 100])
+        #expect(jetsam.priorityByBackgroundMode == [.audio: 120])
         #expect(
             jetsam.limits == [
                 AppLimit(
@@ -148,7 +160,7 @@ struct PolicyLoadingErrorTests {
     func unknownTopLevelKey() {
         expectOne(
             inserting(["colour: blue"], before: 2), 2, 1, "",
-            "unknown key \"colour\"; expected name, summary, thresholds, warn, purge, kill")
+            "unknown key \"colour\"; expected name, summary, comparison, thresholds, warn, purge, kill")
     }
 
     @Test("an unknown key inside a band names the band's path")
@@ -416,7 +428,7 @@ struct PolicySchemaTests {
             {"name":"linux-oom","summary":\(Event.json(linux.summary)),
              "thresholds":{"critical":{"enter":"1%","clear":"2%"}},
              "kill":{"startLevel":"critical","target":"2%","notices":{"critical":"none"}},
-             "bands":[{"name":"all","match":{"states":["active","inactive","background","suspended"]},"order":"badness","reason":"highest oom_badness"}],
+             "bands":[{"name":"all","match":{"states":["active","inactive","background","suspended"]},"order":"badness","ties":"lastAppeared","reason":"highest oom_badness"}],
              "protect":[{"match":{"oomScoreAdj":-1000},"reason":"oom_score_adj -1000 (OOM_SCORE_ADJ_MIN) is never killed"}]}
             """
         #expect(try Policy(yaml: json, file: "linux-oom.json") == linux)

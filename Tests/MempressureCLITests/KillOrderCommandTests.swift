@@ -126,9 +126,11 @@ struct KillOrderCommandTests {
         let lines = phone.standardOutput.split(separator: "\n")
         #expect(lines.first == "rank,app,state,band,footprint,notice,reason")
         #expect(lines.count == 1 + 12)
+        // Priority 200 is below JETSAM_PRIORITY_MAX (210): memorystatus_kill_top_process() reaches
+        // it last (the old policy protected it, which XNU does not).
         #expect(
             lines.last
-                == ",com.apple.backboardd,,protected,,,system band (priority 200 and above) is never jetsammed here")
+                == "12,com.apple.backboardd,background,above-foreground,41943040,none,\"first in its priority band (first in, first out) (priority 200); killable below 41.2 MiB free\"")
     }
 
     @Test("--explain adds the key that ordered each row, in every format")
@@ -349,11 +351,17 @@ struct PolicyCommandTests {
         #expect(try runMempressure(["policy", "validate", path]).status == 0)
         // Fully resolved: every level of warn and purge, and every band's killableFrom, written out.
         for key in [
-            "warn:", "purge:", "killableFrom:", "foregroundNeedsIgnoredWarnings:", "protect:", "preferences:",
+            "warn:", "purge:", "foregroundNeedsIgnoredWarnings:", "protect:", "preferences:", "comparison:", "ties:",
             "limits:",
         ] {
             #expect(shown.standardOutput.contains(key), "\(key)")
         }
+        // Every band shows where its kills start: the kill rule's level, or its own free-memory point.
+        let bands = shown.standardOutput.components(separatedBy: "  - name:").count - 1
+        let starts =
+            shown.standardOutput.components(separatedBy: "killableFrom:").count - 1
+            + shown.standardOutput.components(separatedBy: "killBelow:").count - 1
+        #expect(starts == bands)
         let byName = try runMempressure([
             "kill-order", "Examples/snapshots/phone.yaml", "--policy", name, "--format", "json",
         ])
@@ -392,11 +400,11 @@ struct PolicyCommandTests {
         #expect(lines.first == "mempressure: error: \(path): 5 problems")
         #expect(
             Array(lines.dropFirst()) == [
-                "\(path):2:1: unknown key \"colour\"; expected name, summary, thresholds, warn, purge, kill, oomScoreAdjByState, priorityByState, bands, protect, preferences, limits",
+                "\(path):2:1: unknown key \"colour\"; expected name, summary, comparison, thresholds, warn, purge, kill, oomScoreAdjByState, priorityByState, oomScoreAdjByBackgroundMode, priorityByBackgroundMode, bands, protect, preferences, limits",
                 "\(path):5:11: thresholds.urgent: threshold out of order: urgent is entered below 15% free, expected less than warning's 10% (a higher level needs less free memory)",
                 "\(path):6:13: thresholds.critical: expected \"clear\" (5%) above \"enter\" (5%): a level is left only above where it is entered",
                 "\(path):9:11: kill.target: expected a size such as 40MiB or a percentage from 0% to 100%, found the string \"lots\"",
-                "\(path):14:5: bands[0]: unknown key \"colour\"; expected name, match, order, reason, slotsByOomScoreAdj, killableFrom",
+                "\(path):14:5: bands[0]: unknown key \"colour\"; expected name, match, order, reason, slotsByOomScoreAdj, killableFrom, slotsByPriority, killBelow, killUntil, ties",
             ])
     }
 

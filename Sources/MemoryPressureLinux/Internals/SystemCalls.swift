@@ -62,6 +62,11 @@ enum SystemCalls {
         access(path, F_OK) == 0
     }
 
+    /// The id of this process.
+    static func currentProcessID() -> Int32 {
+        getpid()
+    }
+
     /// This machine's page size in bytes.
     static func pageSize() -> Int {
         Int(sysconf(Int32(_SC_PAGESIZE)))

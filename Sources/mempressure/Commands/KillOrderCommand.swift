@@ -13,7 +13,9 @@ struct KillOrderCommand: ParsableCommand {
             With --live, this Linux machine's processes are ranked instead (read-only: no \
             signal is ever sent). The report lists the victims in order with the reason for \
             each, then the apps the policy never kills. Nothing is killed: the ranking is read \
-            from the kill queue.
+            from the kill queue. With --live, this tool's own process is left out of the ranking \
+            (and listed as not ranked), and the memory PSI reading is shown against lmkd's \
+            default triggers.
             """
     )
 
@@ -48,7 +50,8 @@ struct KillOrderCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let policy = try policy.resolve()
-            let parsed = try live ? Self.liveSnapshot() : Self.snapshot(from: snapshot ?? "-")
+            let machine = live ? try Self.liveMachine() : nil
+            let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: snapshot ?? "-")
             let engine: PressureEngine
             do throws(EngineError) {
                 engine = try PressureEngine(snapshot: parsed, policy: policy)
@@ -56,9 +59,10 @@ struct KillOrderCommand: ParsableCommand {
                 let source = live ? "/proc" : InputFile.displayName(snapshot ?? "-")
                 throw CLIError.malformed("\(source): \(Self.path(of: error, in: parsed))\(error)")
             }
-            let report = KillOrderReport(
+            var report = KillOrderReport(
                 policy: policy.name, device: parsed.device, free: engine.free, level: engine.levelForFreeMemory,
                 order: engine.killOrder(limit: limit ?? Int.max), protected: engine.protectedApps(), explain: explain)
+            if let machine { Self.describeLive(machine, into: &report) }
             switch format {
             case .table: try StandardOutput.write(report.table)
             case .json: try StandardOutput.write(report.json)
@@ -92,11 +96,34 @@ struct KillOrderCommand: ParsableCommand {
     }
 
     /// This machine, read from /proc.
-    static func liveSnapshot() throws -> Snapshot {
+    static func liveMachine() throws -> LinuxSystemSnapshot {
         do throws(LinuxReadError) {
-            return try LinuxSystemSnapshot.read(from: .live).engineSnapshot
+            return try LinuxSystemSnapshot.read(from: .live)
         } catch {
             throw CLIError.notFound("cannot read this machine's memory: \(error)")
+        }
+    }
+
+    /// This machine, read from /proc, as an engine snapshot (this process left out).
+    static func liveSnapshot() throws -> Snapshot {
+        try liveMachine().engineSnapshot
+    }
+
+    /// What a live report adds: this tool's own process, left out, and the PSI reading.
+    static func describeLive(_ machine: LinuxSystemSnapshot, into report: inout KillOrderReport) {
+        if let id = machine.excludedProcessID {
+            let name = machine.excludedProcess?.appID.rawValue ?? "mempressure[\(id.rawValue)]"
+            report.excluded = [(name, "this tool's own process (a killer never ranks itself)")]
+        }
+        if let stall = machine.pressure {
+            let triggers = LMKDStallThresholds.defaults
+            var note = String(
+                format: "PSI memory: some avg10 %.2f%%, full avg10 %.2f%%", stall.some.avg10, stall.full?.avg10 ?? 0)
+            note += String(
+                format: "; lmkd's default triggers (ro.lmk.use_psi): some %.0f%%, full %.0f%% of a 1 s window",
+                triggers.partialStallPercent, triggers.completeStallPercent)
+            note += " → \(triggers.level(of: stall).rawValue)"
+            report.notes.append(note)
         }
     }
 }

@@ -79,6 +79,9 @@ struct WatchCommand: ParsableCommand {
             out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
         }
         out += "\n"
+        if let own = ranking.snapshot.excludedProcessID {
+            out += "  (not ranked: this tool's own process, pid \(own.rawValue))\n"
+        }
         let wouldKill = events.compactMap { event -> String? in
             if case .kill(let app, _, let reason, let notice, let freed) = event.kind {
                 return "  would kill \(app.escaped) (\(reason.escapingControlCharacters()); \(notice.rawValue); "

@@ -10,6 +10,10 @@ struct KillOrderReport {
     var protected: [(app: AppID, reason: String)]
     /// Whether each row also shows the key that ordered it.
     var explain: Bool
+    /// Processes left out of the ranking, with the reason (`--live`: this tool's own process).
+    var excluded: [(app: String, reason: String)] = []
+    /// Notes printed under the table (`--live`: the PSI reading against lmkd's triggers).
+    var notes: [String] = []
 
     /// The contract's JSON, on one line, keys in the contract's order.
     var json: String {
@@ -26,7 +30,15 @@ struct KillOrderReport {
         out += "],\"protected\":["
         out += protected.map { "{\"app\":\(Event.json($0.app.rawValue)),\"reason\":\(Event.json($0.reason))}" }
             .joined(separator: ",")
-        return out + "]}\n"
+        out += "]"
+        // Only in live reports, so snapshot reports keep the contract's keys exactly.
+        if !excluded.isEmpty {
+            out += ",\"excluded\":["
+            out += excluded.map { "{\"app\":\(Event.json($0.app)),\"reason\":\(Event.json($0.reason))}" }
+                .joined(separator: ",")
+            out += "]"
+        }
+        return out + "}\n"
     }
 
     /// CSV with a header row; footprints in bytes; protected apps follow with an empty rank.
@@ -67,6 +79,11 @@ struct KillOrderReport {
             out += TextTable.render(
                 [["APP", "REASON"]] + protected.map { [$0.app.rawValue, $0.reason] }, rightAligned: [])
         }
+        if !excluded.isEmpty {
+            out += "\nnot ranked:\n"
+            out += TextTable.render([["APP", "REASON"]] + excluded.map { [$0.app, $0.reason] }, rightAligned: [])
+        }
+        if !notes.isEmpty { out += "\n" + notes.map { $0 + "\n" }.joined() }
         return out
     }
 

@@ -4,10 +4,12 @@ import MemoryPressure
 /// `Policy(yaml:file:)` reads: the output of `policy show` loads back to the same policy.
 enum PolicyYAML {
     static func render(_ policy: Policy) -> String {
-        var out = "name: \(quote(policy.name))\nsummary: \(quote(policy.summary))\n\nthresholds:\n"
+        var out = "name: \(quote(policy.name))\nsummary: \(quote(policy.summary))\n"
+        out += "comparison: \(policy.comparison.rawValue)\n\nthresholds:\n"
         for level in [PressureLevel.warning, .urgent, .critical] {
             guard let threshold = policy.thresholds[level] else { continue }
-            out += "  \(level.name): { enter: \(threshold.enter), clear: \(threshold.clear) }\n"
+            let swap = threshold.swapFree.map { ", swapFree: \($0)" } ?? ""
+            out += "  \(level.name): { enter: \(threshold.enter), clear: \(threshold.clear)\(swap) }\n"
         }
         out += "\nwarn:\n"
         for level in [PressureLevel.warning, .urgent, .critical] {
@@ -32,12 +34,21 @@ enum PolicyYAML {
         }
         out += byState("oomScoreAdjByState", policy.oomScoreAdjByState)
         out += byState("priorityByState", policy.priorityByState)
+        out += byMode("oomScoreAdjByBackgroundMode", policy.oomScoreAdjByBackgroundMode)
+        out += byMode("priorityByBackgroundMode", policy.priorityByBackgroundMode)
         out += "\nbands:\n"
         for band in policy.bands {
             out += "  - name: \(quote(band.name))\n    match: \(matches(band.matches))\n"
             out += "    order: \(band.order.rawValue)\n    reason: \(quote(band.reason))\n"
             out += "    slotsByOomScoreAdj: \(band.slotsByOomScoreAdj)\n"
-            out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
+            out += "    slotsByPriority: \(band.slotsByPriority)\n"
+            // A band with its own start and stop points ignores the kill rule's level.
+            if let start = band.killBelow {
+                out += "    killBelow: \(start)\n    killUntil: \(band.killUntil ?? start)\n"
+            } else {
+                out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
+            }
+            out += "    ties: \(band.effectiveTies.rawValue)\n"
         }
         out += "\nprotect:" + (policy.protections.isEmpty ? " []\n" : "\n")
         for protection in policy.protections {
@@ -61,6 +72,12 @@ enum PolicyYAML {
         guard !values.isEmpty else { return "" }
         let order: [AppState] = [.active, .inactive, .background, .suspended]
         let items = order.compactMap { state in values[state].map { "\(state.rawValue): \($0)" } }
+        return "\n\(key): { \(items.joined(separator: ", ")) }\n"
+    }
+
+    private static func byMode(_ key: String, _ values: [BackgroundMode: Int]) -> String {
+        guard !values.isEmpty else { return "" }
+        let items = values.keys.sorted().map { "\($0.rawValue): \(values[$0]!)" }
         return "\n\(key): { \(items.joined(separator: ", ")) }\n"
     }
 
