@@ -44,6 +44,9 @@ struct AppRecord {
     var lastFrontmost: Double = 0
     /// The order in which apps entered their current band (for first-in first-out bands).
     var bandEntry: UInt64 = 0
+    /// log of the app's decayed count of opens, referred to time 0 (``RelaunchModel``); −∞ before
+    /// its first open.
+    var useLog: Double = -.infinity
 
     /// Marks an oom_score_adj that the policy derives from the app's state.
     static let derived: Int16 = .min

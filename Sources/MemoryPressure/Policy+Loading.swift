@@ -88,6 +88,7 @@ final class PolicyLoader {
             try self.byMode(try document.optionalObject("priorityByBackgroundMode"), range: -1_000_000...1_000_000)
         }
         let bands = loadBands(document)
+        let relaunch = attempt { () throws(InputError) in try self.relaunch(try document.optionalObject("relaunch")) }
         let protections = loadList(document, "protect") { (object) throws(InputError) in
             Protection(matches: try self.matches(object), reason: try self.nonEmptyString(object, "reason"))
         }
@@ -112,13 +113,33 @@ final class PolicyLoader {
         attempt { () throws(InputError) in try document.finish() }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
-            let preferences, let limits
+            let preferences, let limits, let relaunch
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
             oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
-            priorityByBackgroundMode: priorityByMode, comparison: comparison)
+            priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch)
+    }
+
+    /// The `relaunch:` model of the `expectedRelaunchCost` order (every key optional).
+    private func relaunch(_ object: ConfigObject?) throws(InputError) -> RelaunchModel {
+        var model = RelaunchModel.standard
+        guard let object else { return model }
+        func number(_ key: String, _ range: ClosedRange<Double>, _ current: Double) throws(InputError) -> Double {
+            guard let value = try object.optionalNumber(key) else { return current }
+            guard range.contains(value) else {
+                throw object.error("key \"\(key)\": expected \(range.lowerBound)...\(range.upperBound), found \(value)")
+            }
+            return value
+        }
+        model.halfLife = try number("halfLife", 1...31_536_000, model.halfLife)
+        model.prior = try number("prior", 0...1000, model.prior)
+        model.coldFixed = try number("coldFixed", 0...3600, model.coldFixed)
+        model.coldPerMiB = try number("coldPerMiB", 0...60, model.coldPerMiB)
+        model.warmFixed = try number("warmFixed", 0...3600, model.warmFixed)
+        try object.finish()
+        return model
     }
 
     private func nonEmptyString(_ object: ConfigObject, _ key: String) throws(InputError) -> String {
@@ -367,6 +388,12 @@ final class PolicyLoader {
                 }
                 let matches = try self.matches(object)
                 let order = try object.optionalEnum("order", BandOrder.self) ?? .largestFirst
+                if order == .externalScore {
+                    throw object.error(
+                        "order externalScore is set in code only (the engine's host supplies the scores); "
+                            + "expected largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore or "
+                            + "expectedRelaunchCost")
+                }
                 let reason = try nonEmptyString(object, "reason")
                 let slots = try object.optionalBool("slotsByOomScoreAdj") ?? false
                 var killableFrom: PressureLevel? = nil

@@ -2,7 +2,9 @@ import Foundation
 
 extension Policy {
     /// The names of the policies shipped with the package (`policies/*.yaml`), default first.
-    public static let shippedNames = ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru"]
+    public static let shippedNames = [
+        "ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru", "relaunch-aware",
+    ]
 
     /// The shipped policy named `name`, loaded from the package's bundled resources.
     ///

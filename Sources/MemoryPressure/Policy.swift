@@ -1,3 +1,5 @@
+import Foundation
+
 /// A low-memory policy: when memory counts as short, whom to warn, what to purge, and whom to
 /// kill in which order. Policies are data (`policies/*.yaml`); ``Policy/ios4`` is the default.
 public struct Policy: Sendable, Hashable {
@@ -36,6 +38,8 @@ public struct Policy: Sendable, Hashable {
     /// How free memory is compared with every threshold of the policy: strictly below (XNU, lmkd)
     /// or at or below (earlyoom's `lowmem_sig()`).
     public var comparison: ThresholdComparison
+    /// How bands ordered by `expectedRelaunchCost` learn and price relaunches.
+    public var relaunch: RelaunchModel
 
     /// A policy from its parts; see each property for its meaning.
     public init(
@@ -53,7 +57,8 @@ public struct Policy: Sendable, Hashable {
         priorityByState: [AppState: Int] = [:],
         oomScoreAdjByBackgroundMode: [BackgroundMode: Int] = [:],
         priorityByBackgroundMode: [BackgroundMode: Int] = [:],
-        comparison: ThresholdComparison = .below
+        comparison: ThresholdComparison = .below,
+        relaunch: RelaunchModel = .standard
     ) {
         self.name = name
         self.summary = summary
@@ -70,6 +75,7 @@ public struct Policy: Sendable, Hashable {
         self.oomScoreAdjByBackgroundMode = oomScoreAdjByBackgroundMode
         self.priorityByBackgroundMode = priorityByBackgroundMode
         self.comparison = comparison
+        self.relaunch = relaunch
     }
 }
 
@@ -276,7 +282,7 @@ public enum TieRule: String, Sendable, Hashable, CaseIterable {
         switch order {
         case .badness: .lastAppeared
         case .oomScore: .firstAppeared
-        case .largestFirst, .leastRecentlyUsed, .firstInFirstOut: .id
+        case .largestFirst, .leastRecentlyUsed, .firstInFirstOut, .expectedRelaunchCost, .externalScore: .id
         }
     }
 }
@@ -295,6 +301,68 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     /// The highest `/proc/<pid>/oom_score` (`(1000 + badness × 1000 / total) × 2 / 3`) plus name
     /// preferences first, ties to the largest footprint (earlyoom).
     case oomScore
+    /// The app whose loss is expected to cost the user least relaunch wait per byte it frees
+    /// first: P(reopened soon) × (cold launch − warm resume time) / footprint, with P learnt online
+    /// from the app's own past opens (``RelaunchModel``). Not a copy of any shipped killer.
+    case expectedRelaunchCost
+    /// The highest score from the engine's ``PressureEngine/externalScore`` first, re-read before
+    /// every victim is chosen. For hosts that rank by knowledge the engine does not have, such as
+    /// the clairvoyant oracle of `compare`; not accepted in policy files.
+    case externalScore
+
+    /// The orders a policy file may name (every one but ``externalScore``).
+    public static var allCases: [BandOrder] {
+        [.largestFirst, .leastRecentlyUsed, .firstInFirstOut, .badness, .oomScore, .expectedRelaunchCost]
+    }
+}
+
+/// How the `expectedRelaunchCost` order learns and prices a relaunch.
+///
+/// The engine keeps, per app, an exponentially decayed count of its opens,
+/// c(t) = prior·e^(−λ(t − t₀)) + Σ e^(−λ(t − tₖ)) with λ = ln 2 / ``halfLife``, so that recent
+/// and frequent use both count (as LRFU does: Lee et al., "LRFU: a spectrum of policies that
+/// subsumes the least recently used and least frequently used policies", IEEE Trans. Computers
+/// 2001). The rate of reopening is about λ·c(t), and the chance of a reopen within a horizon H
+/// is, to first order, λ·c(t)·H. The victim is the app with the least
+/// λ·c(t)·H · (cold(footprint) − warm) / footprint. The horizon and λ scale every app alike and
+/// drop out of the order; so does the common decay e^(−λt): the engine stores log c referred to
+/// time 0, which changes only on the app's own opens, so a decision costs O(log n) and no app is
+/// re-scored as time passes.
+public struct RelaunchModel: Sendable, Hashable {
+    /// The half-life of an open's weight, in seconds.
+    public var halfLife: Double
+    /// The weight of an app's first launch beyond the launch itself (a prior for apps seen once).
+    public var prior: Double
+    /// Seconds of a cold launch, fixed part.
+    public var coldFixed: Double
+    /// Seconds of a cold launch per MiB of footprint.
+    public var coldPerMiB: Double
+    /// Seconds of a warm resume.
+    public var warmFixed: Double
+
+    /// A model; see each property.
+    public init(halfLife: Double, prior: Double, coldFixed: Double, coldPerMiB: Double, warmFixed: Double) {
+        self.halfLife = halfLife
+        self.prior = prior
+        self.coldFixed = coldFixed
+        self.coldPerMiB = coldPerMiB
+        self.warmFixed = warmFixed
+    }
+
+    /// The defaults of `relaunch-aware.yaml`: an 8-hour half-life, no prior, and the launch cost of
+    /// the built-in phone workload (0.8 s + 25 ms/MiB cold, 0.3 s warm).
+    public static let standard = RelaunchModel(
+        halfLife: 28_800, prior: 0, coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3)
+
+    /// λ, per second.
+    var decayRate: Double { 0.693_147_180_559_945_3 / halfLife }
+
+    /// log of (cold − warm seconds) / bytes for an app of `footprint` bytes.
+    func logCostPerByte(footprint: Int64) -> Double {
+        let bytes = Double(Swift.max(footprint, 1))
+        let cost = Swift.max(coldFixed + coldPerMiB * bytes / 1_048_576 - warmFixed, 1e-9)
+        return Foundation.log(cost / bytes)
+    }
 }
 
 /// A per-app memory limit, as XNU's highwater limits: one for when the app is active, one for

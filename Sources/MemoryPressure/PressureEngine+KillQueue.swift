@@ -1,3 +1,4 @@
+import Foundation
 import IndexedHeapModule
 
 // The kill queue: every killable resident app, keyed so that the heap's maximum is the next victim.
@@ -25,6 +26,9 @@ extension PressureEngine {
     /// The origin of least-recently-used values: times from −3.4e7 s to +3.4e7 s order correctly
     /// at millisecond resolution.
     static var recencyOrigin: Double { 3.4e7 }
+    /// The origin of expected-relaunch-cost scores (log units, 1/4096 resolution): scores from
+    /// about −8 million to 8 million order correctly; an app never opened scores −∞ (killed first).
+    static var relaunchOrigin: Double { 8_388_608 }
 
     /// The kill key of app `index` in band `band`.
     ///
@@ -77,6 +81,15 @@ extension PressureEngine {
             return age <= 0 ? 0 : Swift.min(UInt64(age) >> UInt64(extraShift), mask)
         case .firstInFirstOut:
             return mask &- Swift.min(apps[index].bandEntry, mask)
+        case .expectedRelaunchCost:
+            // The least expected loss per byte first: the key falls as log c + log(cost/byte) rises.
+            let score = apps[index].useLog + policy.relaunch.logCostPerByte(footprint: apps[index].footprint)
+            let scaled = (Self.relaunchOrigin - score) * 4096
+            return scaled <= 0 ? 0 : Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
+        case .externalScore:
+            let score = externalScores[index] ?? 0
+            let scaled = Foundation.log1p(Swift.max(score, 0)) * 536_870_912
+            return Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
         }
     }
 
@@ -234,8 +247,8 @@ struct BandInfo {
         lastAppearedWins = ties == .lastAppeared
         resolvesTiesOnRead = ties == .id || ties == .newestInBand || ties == .oldestInBand
         switch band.order {
-        case .largestFirst, .badness, .oomScore: dependsOnFootprint = true
-        case .leastRecentlyUsed, .firstInFirstOut: dependsOnFootprint = false
+        case .largestFirst, .badness, .oomScore, .expectedRelaunchCost: dependsOnFootprint = true
+        case .leastRecentlyUsed, .firstInFirstOut, .externalScore: dependsOnFootprint = false
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 // The app lifecycle (DESIGN.md, "The app lifecycle"): every action, with its callbacks in order.
 //
 // Callbacks named "will…" are logged before the state change they announce, "did…" after it.
@@ -181,6 +183,7 @@ extension PressureEngine {
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
+        noteUse(index)
         configure(
             index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
         if launch.exitsOnSuspend {
@@ -213,7 +216,21 @@ extension PressureEngine {
         if !isInterrupted && !isLocked { becomeActive(index) }
     }
 
+    /// Counts an open of app `index` for the expected-relaunch-cost order: its decayed count of
+    /// opens, kept as a logarithm referred to time 0, gains e^(λ·now) (and the prior on its first
+    /// launch). Its key moves when its state changes next.
+    private func noteUse(_ index: Int) {
+        guard learnsUse else { return }
+        let model = policy.relaunch
+        let weight = model.decayRate * now
+        var log = apps[index].useLog
+        if log == -.infinity && model.prior > 0 { log = Foundation.log(model.prior) + weight }
+        let high = Swift.max(log, weight)
+        apps[index].useLog = high + Foundation.log(Foundation.exp(log - high) + Foundation.exp(weight - high))
+    }
+
     private func warmResume(_ index: Int) {
+        noteUse(index)
         callback(index, .willEnterForeground)
         foreground = index
         foregroundIgnored = 0

@@ -203,7 +203,9 @@ extension PressureEngine {
     private func killUntilTarget() {
         var passedOver: [Int] = []
         var started = [Bool](repeating: false, count: policy.bands.count)
-        while let victim = nextVictim() {
+        while true {
+            if hasExternalBands { rescoreExternalBands() }
+            guard let victim = nextVictim() else { break }
             let free = accountant.free.value
             let ruleKills =
                 level >= policy.kills.startLevel && free < killTarget
@@ -238,6 +240,22 @@ extension PressureEngine {
             kill(index)
         }
         for index in passedOver { syncKillQueue(index) }
+    }
+
+    /// Asks ``externalScore`` for the score of every queued app in an externally ordered band and
+    /// re-keys them.
+    ///
+    /// - Complexity: O(n log n)
+    private func rescoreExternalBands() {
+        externalScoreRounds += 1
+        for handleIndex in appByKillSlot.indices {
+            let index = Int(appByKillSlot[handleIndex])
+            guard index >= 0, let handle = apps[index].killHandle, handle.index == handleIndex else { continue }
+            let band = apps[index].bands[apps[index].state]
+            guard bandInfo[Int(band)].order == .externalScore else { continue }
+            externalScores[index] = externalScore?(apps[index].id, Bytes(apps[index].footprint), now) ?? 0
+            killQueue.update(handle, to: killKey(of: index, band: band))
+        }
     }
 
     /// Whether band `band`, which has its own start point, may kill at `free`: below its start

@@ -68,6 +68,8 @@ extension PressureEngine {
         apps[index].viewCaches = app.viewCaches.value
         apps[index].purgeable = app.purgeable.value
         apps[index].lastFrontmost = now - app.lastActive
+        // A snapshot tells when the app was last frontmost, not how often: one open, at that time.
+        if learnsUse { apps[index].useLog = policy.relaunch.decayRate * apps[index].lastFrontmost }
         setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index }
         accountant.charge(apps[index].footprint)
@@ -122,6 +124,8 @@ extension PressureEngine {
         apps[index].onscreenView = 0
         apps[index].purgeable = app.purgeable.value
         apps[index].lastFrontmost = now - app.lastActive
+        // A snapshot tells when the app was last frontmost, not how often: one open, at that time.
+        if learnsUse { apps[index].useLog = policy.relaunch.decayRate * apps[index].lastFrontmost }
         setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index } else if foreground == index { foreground = nil }
         accountant.charge(apps[index].footprint - old)

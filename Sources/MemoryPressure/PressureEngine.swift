@@ -114,6 +114,22 @@ public final class PressureEngine {
     var classifications: [ClassificationKey: (BandTable, AppLimit?)] = [:]
     /// Whether the policy has name preferences.
     let hasPreferences: Bool
+    /// Whether a band orders by expected relaunch cost (opens are then counted).
+    let learnsUse: Bool
+    /// Whether a band orders by ``externalScore``.
+    let hasExternalBands: Bool
+    /// The scores ``externalScore`` gave the apps at the last victim choice, by app index.
+    var externalScores: [Int: Double] = [:]
+    /// How many times the engine has asked ``externalScore`` to score the queue: one round before
+    /// each victim choice (a search over choices can tell the rounds apart by it).
+    public internal(set) var externalScoreRounds = 0
+
+    /// Scores apps for bands ordered by ``BandOrder/externalScore`` (higher: killed first): the
+    /// app, its footprint and the engine's time. Read for every resident app of such bands before
+    /// each victim is chosen, so it may depend on time. `nil` scores every app 0.
+    ///
+    /// - Complexity: the engine calls it O(n) times per victim chosen.
+    public var externalScore: ((AppID, Bytes, Double) -> Double)? = nil
 
     @exclusivity(unchecked)
     var events: [Event] = []
@@ -169,6 +185,8 @@ public final class PressureEngine {
         matcher = try PolicyMatcher(policy: policy)
         bandInfo = policy.bands.map(BandInfo.init)
         hasPreferences = !policy.preferences.isEmpty
+        learnsUse = policy.bands.contains { $0.order == .expectedRelaunchCost }
+        hasExternalBands = policy.bands.contains { $0.order == .externalScore }
         updateLevelBounds()
     }
 

@@ -204,13 +204,33 @@ extension Comparison {
         }
     }
 
-    /// The baseline of the paired comparison: the policy named `name`, or the one with the lowest
-    /// mean launch wait (the first of equals).
+    /// The baseline of the paired comparison: the policy named `name`, or the real killer (see
+    /// ``isRealKiller(_:)``) with the lowest mean launch wait (the first of equals; the first policy
+    /// if none is a real killer).
     ///
     /// - Returns: `nil` if no policy has that name.
     public func baseline(named name: String?) -> Int? {
         if let name { return policies.firstIndex(of: name) }
-        return best(for: .launchWait) ?? 0
+        let real = policies.indices.filter { Self.isRealKiller(policyValues[$0]) }
+        let means = policies.indices.map { Statistics.mean(values(of: .launchWait, policy: $0)) }
+        return real.min { (means[$0], $0) < (means[$1], $1) } ?? 0
+    }
+
+    /// Whether `policy` models a real system's killer: it orders no band by learnt relaunch cost
+    /// (``BandOrder/expectedRelaunchCost``) or by clairvoyant scores (the oracle).
+    public static func isRealKiller(_ policy: Policy) -> Bool {
+        !policy.bands.contains { $0.order == .expectedRelaunchCost || $0.order == .externalScore }
+    }
+
+    /// The share of the gap in mean launch wait between `baseline` and the oracle that each policy
+    /// closes (baseline 0, oracle 1; negative for policies worse than the baseline), or `nil`
+    /// without an oracle among the policies or without a gap.
+    public func gapToOracleClosed(baseline: Int) -> [Double]? {
+        guard let oracle = policies.firstIndex(of: Oracle.name) else { return nil }
+        let means = policies.indices.map { Statistics.mean(values(of: .launchWait, policy: $0)) }
+        let gap = means[baseline] - means[oracle]
+        guard gap > 0 else { return nil }
+        return means.map { (means[baseline] - $0) / gap }
     }
 
     /// The paired differences `policy − baseline` of `metric` for every policy (`nil` for the

@@ -44,6 +44,7 @@ public enum Replay {
         } catch {
             throw ReplayError(file: file, line: 0, reason: error)
         }
+        if Oracle.isClairvoyant(policy) { engine.externalScore = Oracle.score(for: trace, launchCost: .phone) }
         var player = TracePlayer(engine: engine)
         for entry in trace.entries {
             let events: [Event]?

@@ -31,6 +31,7 @@ public struct SimulationRun: Sendable {
         } catch {
             throw ReplayError(file: file, line: 0, reason: error)
         }
+        if Oracle.isClairvoyant(policy) { engine.externalScore = Oracle.score(for: trace, launchCost: launchCost) }
         var player = TracePlayer(engine: engine)
         var collector = MetricsCollector(launchCost: launchCost)
         var timeline: [(time: Double, free: Int64)] = []

@@ -422,7 +422,8 @@ struct TieAndAssumptionTests {
     @Test("every band of every shipped policy names its tie rule in policy show's terms")
     func everyBandHasATieRule() throws {
         let expected: [String: [TieRule]] = [
-            "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "linux-oom": [.lastAppeared],
+            "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "relaunch-aware": [.id, .id, .id],
+            "linux-oom": [.lastAppeared],
             "earlyoom": [.firstAppeared],
             "jetsam": [.id, .id, .oldestInBand, .id],
             "android-lmkd": [.id, .id, .id, .newestInBand, .newestInBand, .newestInBand],

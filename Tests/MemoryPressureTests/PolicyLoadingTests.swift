@@ -77,9 +77,10 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test("six policies ship, ios4 first and the default")
+    @Test("seven policies ship, ios4 first and the default")
     func names() throws {
-        #expect(Policy.shippedNames == ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru"])
+        #expect(
+            Policy.shippedNames == ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru", "relaunch-aware"])
         #expect(Policy.ios4 == (try Policy.shipped("ios4")))
         #expect(Policy.shippedSource("nonesuch") == nil)
         #expect(throws: PolicyErrors.self) { try Policy.shipped("nonesuch") }
@@ -190,7 +191,7 @@ struct PolicyLoadingErrorTests {
             "expected true or false, found the number 3")
         expectOne(
             inserting(["    order: biggest"], before: 12), 12, 12, "bands[0].order",
-            "expected one of largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, found the string \"biggest\""
+            "expected one of largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, expectedRelaunchCost, found the string \"biggest\""
         )
         expectOne(
             inserting(["warn: { warning: everyone }"], before: 5), 5, 18, "warn.warning",

@@ -9,10 +9,12 @@ struct CompareCommand: AsyncParsableCommand {
         commandName: "compare",
         abstract: "Replay the same samples (user-days, usage-log users, traces) under several policies and compare them.",
         discussion: """
-            With no arguments, every shipped policy runs on the built-in phone workload for 30 seeds: \
-            30 different people, one day each. Every metric shows its mean per sample with a 95 % \
+            With no arguments, every shipped policy and the clairvoyant oracle (which knows the rest \
+            of each trace) run on the built-in phone workload for 30 seeds: 30 different people, one \
+            day each; a row says what share of the gap between the baseline and the oracle each \
+            policy closes. Every metric shows its mean per sample with a 95 % \
             confidence interval. A paired section then compares every policy with a baseline on the \
-            same samples (the lowest mean launch wait unless --baseline names one): the mean \
+            same samples (the real killer with the lowest mean launch wait unless --baseline names one): the mean \
             difference, its 95 % interval and a p-value adjusted for the number of policies (Holm). \
             A difference is called better or worse only where its interval excludes zero. Runs use \
             every core and give the same results as a sequential run.
@@ -27,19 +29,26 @@ struct CompareCommand: AsyncParsableCommand {
         case table, json, csv
     }
 
+    /// The policies compared by default: every shipped one and the clairvoyant oracle.
+    static var defaultPolicies: [String] { Policy.shippedNames + [Oracle.name] }
+
     /// How many seeds `compare` runs by default: enough to separate the shipped policies.
     static let defaultSeeds = 30
 
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Policies to compare, comma-separated names or files. (default: every shipped policy)", valueName: "a,b,…"))
+            "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference. (default: every shipped policy and oracle)",
+            valueName: "a,b,…"))
     var policies: [String] = []
 
     @OptionGroup var workload: WorkloadOptions
 
     @Option(help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
     var seeds: Int = defaultSeeds
+
+    @Option(help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
+    var firstSeed: UInt64 = 1
 
     @Option(
         parsing: .upToNextOption,
@@ -66,6 +75,7 @@ struct CompareCommand: AsyncParsableCommand {
 
     func validate() throws {
         if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        if firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         if !trace.isEmpty && workload.usageLog != nil {
             throw ValidationError("--trace and --usage-log both give the samples: choose one")
@@ -74,7 +84,7 @@ struct CompareCommand: AsyncParsableCommand {
         if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--policies names \(duplicate) twice: every policy is one column")
         }
-        if let baseline, !(names.isEmpty ? Policy.shippedNames : names).contains(baseline) {
+        if let baseline, !(names.isEmpty ? Self.defaultPolicies : names).contains(baseline) {
             throw ValidationError("--baseline \(baseline) is not one of the policies compared")
         }
     }
@@ -86,7 +96,7 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let chosen = try (policyNames.isEmpty ? Policy.shippedNames : policyNames).map(PolicyOption.load)
+            let chosen = try (policyNames.isEmpty ? Self.defaultPolicies : policyNames).map(PolicyOption.load)
             let names = chosen.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
                 throw CLIError.usage("two of the policies compared are named \(duplicate): every policy is one column")
@@ -108,7 +118,7 @@ struct CompareCommand: AsyncParsableCommand {
             } else {
                 try workload.checkSize(of: resolved, samples: seeds)
                 comparison = try await Comparison.run(
-                    workload: resolved, policies: chosen, seeds: (1...seeds).map(UInt64.init), parallelism: jobs,
+                    workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 }, parallelism: jobs,
                     progress: report)
             }
             progress.finish()

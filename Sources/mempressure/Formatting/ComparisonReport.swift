@@ -8,7 +8,8 @@ struct ComparisonReport {
     /// The baseline of the paired section (an index into the policies).
     let baseline: Int
 
-    /// A report of `comparison` with the given baseline (default: the lowest mean launch wait).
+    /// A report of `comparison` with the given baseline (default: the real killer with the lowest
+    /// mean launch wait).
     init(_ comparison: Comparison, baseline: Int? = nil) {
         self.comparison = comparison
         self.baseline = baseline ?? comparison.baseline(named: nil) ?? 0
@@ -87,6 +88,11 @@ struct ComparisonReport {
             rows.append(row)
         }
         out += TextTable.render(rows, rightAligned: Set(1...comparison.policies.count))
+        if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
+            out += "\nshare of the gap in mean launch wait from \(comparison.policies[baseline]) to the oracle closed:\n  "
+            out += comparison.policies.indices.map { "\(comparison.policies[$0]) \(Self.format(gaps[$0] * 100)) %" }
+                .joined(separator: ", ") + "\n"
+        }
         if comparison.policies.count > 1 && count > 1 { out += "\n" + pairedTable }
         out += "\nkills by reason (all samples):\n"
         for (policyIndex, policy) in comparison.policies.enumerated() {
@@ -137,9 +143,12 @@ struct ComparisonReport {
         let differences = metrics.map { comparison.pairedDifferences(of: $0, baseline: baseline) }
         let intervals = metrics.map { comparison.intervals(of: $0) }
         let bests = metrics.map { comparison.best(for: $0) }
+        let gaps = comparison.gapToOracleClosed(baseline: baseline)
         var policies: [String] = []
         for (index, name) in comparison.policies.enumerated() {
-            var item = "{\"name\":\(Event.json(name)),\"metrics\":{"
+            var item = "{\"name\":\(Event.json(name)),"
+            if let gaps { item += "\"gapToOracleClosed\":\(Self.number(gaps[index])),"}
+            item += "\"metrics\":{"
             item += metrics.indices.map { position in
                 let interval = intervals[position][index]
                 return "\"\(metrics[position].key)\":{\"mean\":\(Self.number(interval.mean)),"
@@ -184,6 +193,11 @@ struct ComparisonReport {
                     out += "\(policy),\(metric.key),value,\(KillOrderReport.csvField(comparison.samples[sample])),"
                     out += "\(Self.number(value))\n"
                 }
+            }
+        }
+        if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
+            for (index, name) in comparison.policies.enumerated() {
+                out += "\(KillOrderReport.csvField(name)),launchWait,gapToOracleClosed,,\(Self.number(gaps[index]))\n"
             }
         }
         for metric in metrics {

@@ -65,7 +65,19 @@ enum PolicyYAML {
             if let inactive = limit.inactive { out += "    inactive: \(inactive.value)\n" }
             out += "    fatal: \(limit.fatal)\n"
         }
+        // Only policies that order a band by expected relaunch cost read the model.
+        if policy.bands.contains(where: { $0.order == .expectedRelaunchCost }) {
+            let model = policy.relaunch
+            out += "\nrelaunch: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
+            out += "coldFixed: \(number(model.coldFixed)), coldPerMiB: \(number(model.coldPerMiB)), "
+            out += "warmFixed: \(number(model.warmFixed)) }\n"
+        }
         return out
+    }
+
+    /// A number as YAML: integers without a decimal point.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private static func byState(_ key: String, _ values: [AppState: Int]) -> String {

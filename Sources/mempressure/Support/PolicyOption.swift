@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// The `--policy NAME|FILE` option shared by the commands that run a policy.
 struct PolicyOption: ParsableArguments {
@@ -8,7 +9,7 @@ struct PolicyOption: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "A shipped policy's name or a policy file (YAML or JSON).",
-            discussion: "Shipped: \(Policy.shippedNames.joined(separator: ", ")).",
+            discussion: "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference).",
             valueName: "name|file"))
     var policy: String = "ios4"
 
@@ -20,6 +21,7 @@ struct PolicyOption: ParsableArguments {
     /// Loads the shipped policy `nameOrPath`, or the policy file at that path.
     static func load(_ nameOrPath: String) throws -> Policy {
         do {
+            if nameOrPath == Oracle.name { return Oracle.policy }
             if Policy.shippedNames.contains(nameOrPath) {
                 return try Policy.shipped(nameOrPath)
             }

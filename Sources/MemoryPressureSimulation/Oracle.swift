@@ -1,0 +1,69 @@
+import MemoryPressure
+
+/// The clairvoyant reference of `compare`: it knows the rest of the trace. At every kill it
+/// removes the resident app whose loss costs the least future launch wait per byte freed —
+/// Belady's rule ("A study of replacement algorithms for a virtual-storage computer", IBM Systems
+/// Journal 1966: evict what is used furthest in the future) weighted by cost: the victim is the
+/// app with the largest (time until it is next opened) × bytes / (cold − warm launch seconds);
+/// apps never opened again go first, the largest of them first.
+///
+/// It obeys the lifecycle of ``Policy/ios4`` (the same thresholds, warnings, purges and bands:
+/// suspended apps before background ones, the foreground app last and only after it ignored both
+/// warnings); only the order inside a band is clairvoyant. With apps of different sizes and
+/// costs the offline optimum is NP-hard, so this is a heuristic, not a proven bound (the tests
+/// compare it with an exhaustive search on small traces).
+public enum Oracle {
+    /// The oracle's name in `--policies`.
+    public static let name = "oracle"
+
+    /// The oracle as a policy: ``Policy/ios4`` with every band ordered by
+    /// ``BandOrder/externalScore``. Runs that use it get their scores from ``score(for:launchCost:)``.
+    public static var policy: Policy {
+        var policy = Policy.ios4
+        policy.name = name
+        policy.summary = "clairvoyant reference: ios4's lifecycle, the victim whose loss costs least future wait per byte"
+        for index in policy.bands.indices {
+            policy.bands[index].order = .externalScore
+            policy.bands[index].reason += " (oracle: reopened furthest in the future per byte)"
+        }
+        return policy
+    }
+
+    /// The scoring function for `trace`: for an app at time `now`, (time to its next open) ×
+    /// bytes / (cold − warm seconds), or a score above every finite one when it is never opened
+    /// again.
+    ///
+    /// - Complexity: O(entries) to build; O(log opens of the app) per score.
+    public static func score(for trace: Trace, launchCost: LaunchCost) -> @Sendable (AppID, Bytes, Double) -> Double {
+        var opens: [AppID: [Double]] = [:]
+        for entry in trace.entries {
+            switch entry.action {
+            case .open(let launch), .launch(let launch): opens[launch.id, default: []].append(entry.time)
+            default: break
+            }
+        }
+        let table = opens
+        return { app, footprint, now in
+            let bytes = Double(max(footprint.value, 1))
+            let cost = max(launchCost.cold(footprint: footprint) - launchCost.warmFixed, 1e-9)
+            guard let times = table[app], let next = firstAfter(now, in: times) else { return 1e30 + bytes }
+            return (next - now) * bytes / cost
+        }
+    }
+
+    /// The first time in sorted `times` strictly after `now`.
+    static func firstAfter(_ now: Double, in times: [Double]) -> Double? {
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] <= now { low = middle + 1 } else { high = middle }
+        }
+        return low < times.count ? times[low] : nil
+    }
+
+    /// Whether `policy` needs clairvoyant scores (a band ordered by ``BandOrder/externalScore``).
+    public static func isClairvoyant(_ policy: Policy) -> Bool {
+        policy.bands.contains { $0.order == .externalScore }
+    }
+}
