@@ -203,9 +203,7 @@ extension PressureEngine {
     private func killUntilTarget() {
         var passedOver: [Int] = []
         var started = [Bool](repeating: false, count: policy.bands.count)
-        while true {
-            if hasExternalBands { rescoreExternalBands() }
-            guard let victim = nextVictim() else { break }
+        while var victim = nextVictim() {
             let free = accountant.free.value
             let ruleKills =
                 level >= policy.kills.startLevel && free < killTarget
@@ -219,6 +217,12 @@ extension PressureEngine {
                 }
             }
             guard anyBand else { break }
+            // Externally ordered bands are re-scored only when a victim is about to be chosen.
+            if hasExternalBands {
+                rescoreExternalBands()
+                guard let rescored = nextVictim() else { break }
+                victim = rescored
+            }
             let index = victim.index
             let bandIndex = Int(apps[index].bands[apps[index].state])
             let band = policy.bands[bandIndex]

@@ -1,0 +1,141 @@
+import MemoryPressure
+import MemoryPressureSimulation
+import Testing
+import TestSupport
+
+/// The clairvoyant oracle and the relaunch-aware policy against what they promise (issue 13).
+@Suite("Oracle and relaunch-aware policy")
+struct OracleTests {
+    /// A small random day: `apps` apps of 30–110 MiB opened `opens` times on a 256 MiB device
+    /// (200 MiB for apps), so that a few kills are needed and every choice matters.
+    static func smallTrace(seed: UInt64, apps: Int = 5, opens: Int = 14) -> Trace {
+        var random = SeededGenerator(seed: seed)
+        let launches = (0..<apps).map { index in
+            AppLaunch(id: AppID("app\(index)"), footprint: .mebibytes(Int64.random(in: 30...110, using: &random)))
+        }
+        var entries: [Trace.Entry] = []
+        var previous = -1
+        for step in 0..<opens {
+            var pick = Int.random(in: 0..<apps, using: &random)
+            if pick == previous { pick = (pick + 1) % apps }
+            previous = pick
+            entries.append(Trace.Entry(time: Double(step) * 60, action: .open(launches[pick])))
+        }
+        return Trace(device: Device(memory: .mebibytes(256), reserved: .mebibytes(56)), entries: entries)
+    }
+
+    /// The launch wait of `trace` under the oracle's lifecycle when, at victim choice d, the
+    /// `choices[d]`-th suspended app (by id) is killed (later rounds take the first), and the
+    /// number of suspended candidates at each round.
+    static func forcedRun(_ trace: Trace, choices: [Int]) throws -> (wait: Double, candidates: [Int]) {
+        let engine = try PressureEngine(device: trace.device, policy: Oracle.policy)
+        var candidates: [[AppID]] = []
+        var counts: [Int] = []
+        engine.externalScore = { [unowned engine] app, _, _ in
+            let round = engine.externalScoreRounds - 1
+            if candidates.count <= round {
+                // First call of the round: list the suspended apps, the band chosen from first.
+                let suspended = engine.killOrder(limit: 64).filter { $0.state == .suspended }.map(\.app).sorted()
+                candidates.append(suspended)
+                counts.append(suspended.count)
+            }
+            let list = candidates[round]
+            guard !list.isEmpty else { return 0 }
+            let chosen = list[min(round < choices.count ? choices[round] : 0, list.count - 1)]
+            return app == chosen ? 1 : 0
+        }
+        var player = TracePlayer(engine: engine)
+        var collector = MetricsCollector(launchCost: .phone)
+        for entry in trace.entries {
+            guard let events = try player.apply(entry) else { continue }
+            collector.noteAction(entry.action)
+            for event in events { collector.record(event) }
+        }
+        return (collector.metrics.launchWait, counts)
+    }
+
+    /// The least launch wait over every sequence of victim choices among suspended apps
+    /// (depth-first, replaying from the start for each prefix).
+    static func exhaustiveBest(_ trace: Trace) throws -> Double {
+        var best = Double.infinity
+        func explore(_ prefix: [Int]) throws {
+            let run = try forcedRun(trace, choices: prefix)
+            guard run.candidates.count > prefix.count else {
+                best = min(best, run.wait)
+                return
+            }
+            for choice in 0..<max(run.candidates[prefix.count], 1) { try explore(prefix + [choice]) }
+        }
+        try explore([])
+        return best
+    }
+
+    @Test("the oracle against an exhaustive search of every victim choice on small traces")
+    func oracleNearOptimum() throws {
+        var excess: [Double] = []
+        var optimal = 0
+        for seed in UInt64(1)...12 {
+            let trace = Self.smallTrace(seed: seed)
+            let best = try Self.exhaustiveBest(trace)
+            let oracle = try SimulationRun.run(trace, policy: Oracle.policy).metrics.launchWait
+            // The search covers the oracle's own choices, so it can never do worse.
+            #expect(best <= oracle + 1e-9, "seed \(seed)")
+            if oracle <= best + 1e-9 { optimal += 1 }
+            excess.append(oracle / best - 1)
+        }
+        // README ("Beyond the shipped killers") states the measured figures: optimal on 8 of 12,
+        // 1.9 % above the optimum on average, 6.2 % at most.
+
+        #expect(optimal >= 7, "optimal on \(optimal) of 12; excess \(excess)")
+        #expect(Statistics.mean(excess) < 0.05, "mean excess \(Statistics.mean(excess))")
+    }
+
+    @Test("the oracle is never worse than the ios4 lifecycle it shares, on average over generated users")
+    func oracleBeatsHeaviestFirst() async throws {
+        var workload = Workload.phone
+        workload.hours = 24
+        let comparison = try await Comparison.run(
+            workload: workload, policies: [.ios4, Oracle.policy], seeds: Array(1...10), parallelism: 2)
+        let difference = PairedDifference(
+            comparison.values(of: .launchWait, policy: 1), baseline: comparison.values(of: .launchWait, policy: 0))
+        #expect(difference.mean < 0)
+        #expect(comparison.runs[1].allSatisfy { $0.metrics.foregroundKills == 0 })
+    }
+
+    @Test("relaunch-aware does not read the future: changing the trace after t changes no decision before t")
+    func noFuture() throws {
+        let generator = WorkloadGenerator(workload: .phone)
+        let policy = try Policy.shipped("relaunch-aware")
+        func kills(_ trace: Trace, _ policy: Policy, before cut: Double) throws -> [String] {
+            try Replay.events(trace, policy: policy).filter { $0.time < cut }.compactMap { event in
+                if case .kill = event.kind { return event.jsonLine }
+                return nil
+            }
+        }
+        var checked = 0
+        var oracleChanged = 0
+        for seed in UInt64(1)...12 {
+            let trace = generator.trace(seed: seed)
+            let all = try kills(trace, policy, before: .infinity)
+            guard all.count >= 4 else { continue }
+            // Cut just after the third kill; after it, another user's day.
+            let third = try Replay.events(trace, policy: policy).filter {
+                if case .kill = $0.kind { return true } else { return false }
+            }[2].time
+            let cut = third + 1
+            var altered = trace
+            altered.entries = trace.entries.filter { $0.time < cut }
+                + generator.trace(seed: seed + 100).entries.filter { $0.time >= cut }
+            let before = try kills(trace, policy, before: cut)
+            #expect(before.count >= 3)
+            #expect(try kills(altered, policy, before: cut) == before, "seed \(seed)")
+            checked += 1
+            // The oracle, by design, reads the future: its earlier decisions may change.
+            if try kills(trace, Oracle.policy, before: cut) != kills(altered, Oracle.policy, before: cut) {
+                oracleChanged += 1
+            }
+        }
+        #expect(checked >= 3)
+        #expect(oracleChanged >= 1, "the test would not notice a policy that reads the future")
+    }
+}
