@@ -60,6 +60,30 @@ let benchmarks: @Sendable () -> Void = {
         footprint("bare IndexedHeap update") { $0.bareHeap($1) }
     }
 
+    // Issue 13: the relaunch-aware order against largest-first, same N, same stream.
+    let relaunchAware: Policy
+    do { relaunchAware = try Policy.shipped("relaunch-aware") } catch { fatalError("\(error)") }
+    for apps in [1_000, 10_000, 100_000] {
+        for (label, policy) in [("largestFirst", Policy.ios4), ("expectedRelaunchCost", relaunchAware)] {
+            let state = FootprintChangeBenchmark(apps: apps, policy: policy)
+            Benchmark("Relaunch order: footprint change \(label) N=\(BenchmarkSupport.label(apps))") { benchmark in
+                state.engineFastPath(benchmark)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+            let decision = FootprintChangeBenchmark(apps: apps, policy: policy)
+            Benchmark("Relaunch order: kill decision \(label) N=\(BenchmarkSupport.label(apps))") { benchmark in
+                decision.killDecision(benchmark)
+            } setup: {
+                decision.setUp()
+            } teardown: {
+                decision.tearDown()
+            }
+        }
+    }
+
     // Issue 4: kill-order on 100,000 apps. One iteration = one step.
     let killOrder = KillOrderBenchmark(apps: 100_000)
     let killOrderConfiguration = Benchmark.Configuration(

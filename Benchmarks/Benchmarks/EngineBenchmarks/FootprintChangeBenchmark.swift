@@ -26,6 +26,8 @@ final class FootprintChangeBenchmark {
     static let halfStream = 1 << 16
 
     let apps: Int
+    /// The policy: `ios4` (largest first) or `relaunch-aware` (expected relaunch cost).
+    let policy: Policy
     var engine: PressureEngine?
     var references: [AppReference] = []
     var ids: [AppID] = []
@@ -39,7 +41,10 @@ final class FootprintChangeBenchmark {
     var rank: UInt64 = 0
     var shift: Int64 = 0
 
-    init(apps: Int) { self.apps = apps }
+    init(apps: Int, policy: Policy = .ios4) {
+        self.apps = apps
+        self.policy = policy
+    }
 
     /// The device: 128 MiB of usable memory per app, so footprints of at most 65 MiB keep free memory above 45 %.
     var device: Device { Device(memory: .mebibytes(Int64(apps) * 128 + 1024), reserved: .mebibytes(1024)) }
@@ -47,12 +52,16 @@ final class FootprintChangeBenchmark {
     func setUp() {
         var rng = SeededGenerator(seed: 0xF007_9417 &+ UInt64(apps))
         let engine: PressureEngine
-        do { engine = try PressureEngine(device: device, policy: .ios4) } catch { fatalError("\(error)") }
+        do { engine = try PressureEngine(device: device, policy: policy) } catch { fatalError("\(error)") }
         footprints = (0..<apps).map { _ in Int64(16 << 20) + Int64(rng.next(below: 48 << 20)) }
         ids = (0..<apps).map { AppID("tenant-\($0)") }
         for app in 0..<apps {
             do {
-                try engine.add(ResidentApp(id: ids[app], state: .background, footprint: Bytes(footprints[app])))
+                // lastActive seeds the learnt count of the relaunch-aware order (ignored by ios4).
+                try engine.add(
+                    ResidentApp(
+                        id: ids[app], state: .background, footprint: Bytes(footprints[app]),
+                        lastActive: Double(rng.next(below: 86_400))))
             } catch { fatalError("footprint benchmark: \(error)") }
         }
         references = ids.map { engine.reference(to: $0)! }
@@ -69,7 +78,7 @@ final class FootprintChangeBenchmark {
         let top = engine.killOrder(limit: 10)
         var expected: [UInt64] = []
         heap.forEachTop(10) { _, key in expected.append(key) }
-        guard top.map(\.key) == expected else {
+        guard policy.name != "ios4" || top.map(\.key) == expected else {
             fatalError(
                 "footprint benchmark: the bare heap's keys differ from the engine's: \(top.map(\.key)) vs \(expected)")
         }
@@ -134,6 +143,17 @@ final class FootprintChangeBenchmark {
         }
         self.cursor = cursor
         self.time = time
+    }
+
+    /// The kill decision: the next victim and its reason (`killOrder(limit: 1)`), read from the
+    /// kill queue's top.
+    func killDecision(_ benchmark: Benchmark) {
+        let engine = self.engine!
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(engine.killOrder(limit: 1))
+        }
+        benchmark.stopMeasurement()
     }
 
     /// `apply(.allocate)` / `apply(.free)`: the same changes as trace actions, found by id.
