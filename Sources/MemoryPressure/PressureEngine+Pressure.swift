@@ -208,17 +208,20 @@ extension PressureEngine {
             let ruleKills =
                 level >= policy.kills.startLevel && free < killTarget
                 && (!hasSwapConditions || targetLevel(free: free, current: level) >= policy.kills.startLevel)
-            // Stop as soon as no band may kill at this free memory.
+            let index = victim.index
+            let bandIndex = Int(apps[index].bands[apps[index].state])
+            // Stop as soon as no band that still holds apps may kill at this free memory: the
+            // queue holds bands in order, so below an app that is not over its limit only its own
+            // band and later ones are left.
             var anyBand = false
-            for band in bandKillBelow.indices {
+            let firstBand = apps[index].flags.contains(.isOverLimit) ? 0 : bandIndex
+            for band in firstBand..<bandKillBelow.count {
                 if bandKillBelow[band] == .min ? ruleKills : bandMayKill(band, free: free, started: started[band]) {
                     anyBand = true
                     break
                 }
             }
             guard anyBand else { break }
-            let index = victim.index
-            let bandIndex = Int(apps[index].bands[apps[index].state])
             let band = policy.bands[bandIndex]
             let bandKills =
                 bandKillBelow[bandIndex] == .min
