@@ -287,8 +287,7 @@ final class PolicyLoader {
         return result
     }
 
-    private func byMode(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [BackgroundMode: Int]
-    {
+    private func byMode(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [BackgroundMode: Int] {
         guard let object else { return [:] }
         var result: [BackgroundMode: Int] = [:]
         for key in object.keys {
@@ -383,7 +382,8 @@ final class PolicyLoader {
                 let killUntil = try scaledAmount(object, "killUntil")
                 if killBelow != nil && killableFrom != nil {
                     throw object.error(
-                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)")
+                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)"
+                    )
                 }
                 if killUntil != nil && killBelow == nil {
                     throw object.error("\"killUntil\" needs \"killBelow\" (where the band's kills start)")
