@@ -465,6 +465,25 @@ struct TieAndAssumptionTests {
     }
 }
 
+@Suite("the README's policy table")
+struct READMEPolicyTableTests {
+    @Test("has a 'what is not modelled' column with a row for every shipped policy")
+    func notModelledColumn() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| policy |") })
+        #expect(lines[header] == "| policy | reproduces (source) | what is not modelled |")
+        for name in Policy.shippedNames {
+            let row = try #require(lines[header...].first { $0.hasPrefix("| `\(name)`") }, "\(name)")
+            let cells = row.split(separator: "|", omittingEmptySubsequences: true)
+            #expect(cells.count == 3, "\(name)")
+            #expect(cells.last.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == true, "\(name)")
+        }
+    }
+}
+
 @Suite("ios4: the system-side purge of suspended apps' offscreen views")
 struct SystemPurgeTests {
     @Test("ios4.yaml suspendedOffscreenViews: at level 2 a suspended app's offscreen views go, with no callback")
