@@ -77,6 +77,7 @@ struct WatchCommand: ParsableCommand {
         out += "level \(engine.level.name)"
         if let stall = ranking.snapshot.pressure {
             out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
+            out += " (lmkd's default triggers: \(LMKDStallThresholds.defaults.level(of: stall).rawValue))"
         }
         out += "\n"
         if let own = ranking.snapshot.excludedProcessID {
