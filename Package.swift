@@ -40,7 +40,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Policies")],
+            // The policy files are compiled in (ShippedPolicies.swift, made by
+            // scripts/generate-shipped-policies.py), so a binary copied anywhere finds them.
+            exclude: ["Policies"],
             swiftSettings: internalChecks
         ),
         .target(
