@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // MemoryPressure: a memory-pressure and purge policy engine.
-// Module roles and the data flow between them are described in ../shared/DESIGN.md and README.md.
+// Module roles and the data flow between them are described in README.md ("Architecture").
 
 import PackageDescription
 
