@@ -216,6 +216,15 @@ struct HostileInputTests {
         expectRefused(try run(["policy", "validate", policy]), 65, "invalid regular expression")
     }
 
+    @Test("a trace with endless distinct views or notification names is refused at the limit, not run quadratically")
+    func viewsAndNotifications() throws {
+        let views = launch + (0..<5000).map { "{\"t\":1,\"event\":\"showView\",\"app\":\"A\",\"view\":\"v\($0)\",\"bytes\":1}\n" }
+            .joined()
+        expectRefused(try run(["replay", "-"], input: views, timeout: 30), 65, "<stdin>:1002:", "1000 distinct views")
+        let notes = launch + (0..<5000).map { "{\"t\":1,\"event\":\"notify\",\"name\":\"n\($0)\"}\n" }.joined()
+        expectRefused(try run(["replay", "-"], input: notes, timeout: 30), 65, "<stdin>:1002:", "notification names")
+    }
+
     @Test("/dev/zero as an input is refused at the size limit, not read forever")
     func endlessInput() throws {
         expectRefused(try run(["kill-order", "/dev/zero"], timeout: 60), 65, "256 MiB")
