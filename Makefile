@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test benchmarks
+.PHONY: deps run test benchmarks fuzz sanitizers
 
 # System packages (libjemalloc-dev, earlyoom), installed only when missing.
 deps:
@@ -16,3 +16,11 @@ test: deps
 # Every benchmark (separate package; see Benchmarks/README.md).
 benchmarks: deps
 	cd Benchmarks && swift package --disable-sandbox benchmark
+
+# Every parser fuzzed for a minute each (libFuzzer; scripts/fuzz.sh TARGET SECONDS for one).
+fuzz: deps
+	for target in policy snapshot trace workload usage-log; do scripts/fuzz.sh $$target 60 || exit 1; done
+
+# The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
+sanitizers: deps
+	scripts/sanitizers.sh
