@@ -16,9 +16,11 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport"),
         .executableTarget(
-            name: "FuzzPolicy", dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
+            name: "FuzzPolicy",
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
         .executableTarget(
-            name: "FuzzSnapshot", dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
+            name: "FuzzSnapshot",
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
         .executableTarget(
             name: "FuzzTrace",
             dependencies: [

@@ -22,6 +22,8 @@ if [ "$which" = address ] || [ "$which" = both ]; then
 fi
 if [ "$which" = thread ] || [ "$which" = both ]; then
     echo "== ThreadSanitizer (debug)"
+    runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
+    cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.tsan_cxx-x86_64.a | head -n 1)"
     TSAN_OPTIONS=halt_on_error=1 swift test -Xswiftc -sanitize=thread --scratch-path .build-tsan \
-        --skip JemallocTests --skip SimulateRealMemory
+        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms"
 fi

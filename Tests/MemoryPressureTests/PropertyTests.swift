@@ -38,7 +38,9 @@ private func parsesOrRefuses(_ body: () throws -> Void, sourceLocation: SourceLo
         #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
     } catch let errors as PolicyErrors {
         #expect(!errors.problems.isEmpty, sourceLocation: sourceLocation)
-        for problem in errors.problems { #expect(problem.description.utf8.count < 1024, sourceLocation: sourceLocation) }
+        for problem in errors.problems {
+            #expect(problem.description.utf8.count < 1024, sourceLocation: sourceLocation)
+        }
     } catch {
         Issue.record("unexpected error \(type(of: error)): \(error)", sourceLocation: sourceLocation)
     }
@@ -109,8 +111,10 @@ struct PropertyTests {
         let character = Gen.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }
         await propertyCheck(count: 300, input: character.array(of: 1...30)) { characters in
             let id = String(characters)
-            let escaped = id.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " ? String($0) : "\\" + String($0) }
-                .joined()
+            let escaped = id.map {
+                $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " ? String($0) : "\\" + String($0)
+            }
+            .joined()
             let pattern = try NamePattern("^" + escaped + "$")
             #expect(pattern.isFound(in: id))
             #expect(!pattern.isFound(in: id + "x"))
@@ -132,7 +136,10 @@ struct PropertyTests {
                 let action: Action =
                     switch code % 20 {
                     case 0, 1, 2:
-                        .open(AppLaunch(id: app, footprint: size, views: [ViewSpec(name: "main", bytes: Bytes(size.value / 4))]))
+                        .open(
+                            AppLaunch(
+                                id: app, footprint: size, views: [ViewSpec(name: "main", bytes: Bytes(size.value / 4))])
+                        )
                     case 3: .launch(AppLaunch(id: app, footprint: size))
                     case 4, 5: .home
                     case 6, 7, 8: .allocate(app: app, bytes: size, purgeable: code % 2 == 0)
