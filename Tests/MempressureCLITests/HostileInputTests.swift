@@ -268,6 +268,28 @@ struct HostileInputTests {
         expectRefused(try run(["simulate", "--usage-log", log]), 65, "log.csv:2:", "printable characters")
     }
 
+    @Test("a live process named with control characters is printed escaped in every format")
+    func liveProcessName() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "evil\u{1B}[31m\u{07}"
+        let link = directory.appendingPathComponent(name).path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/bin/sleep")
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: link)
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer { sleeper.terminate() }
+        usleep(200_000)
+        for format in ["table", "csv", "json"] {
+            let result = try run(["kill-order", "--live", "--policy", "linux-oom", "--format", format])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(!result.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+            let escaped = format == "json" ? "evil\\u001b[31m\\u0007" : "evil\\u{1B}[31m\\u{7}"
+            #expect(result.standardOutput.contains(escaped), "\(format): \(result.standardOutput.prefix(2000))")
+        }
+    }
+
     // MARK: Usage logs
 
     @Test(
