@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test benchmarks install
+.PHONY: deps run test benchmarks install fuzz sanitizers
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -26,3 +26,11 @@ install: deps
 	swift build -c release --product mempressure
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$(swift build -c release --show-bin-path)/mempressure" "$(PREFIX)/bin/mempressure"
+
+# Every parser fuzzed for a minute each (libFuzzer; scripts/fuzz.sh TARGET SECONDS for one).
+fuzz: deps
+	for target in policy snapshot trace workload usage-log; do scripts/fuzz.sh $$target 60 || exit 1; done
+
+# The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
+sanitizers: deps
+	scripts/sanitizers.sh

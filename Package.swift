@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Tests only: property-based tests of the parsers and the accountant.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -83,8 +85,17 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "IndexedHeapModuleTests", dependencies: ["IndexedHeapModule", "TestSupport"]),
-        .testTarget(name: "MemoryPressureTests", dependencies: ["MemoryPressure", "TestSupport"]),
-        .testTarget(name: "MemoryPressureSimulationTests", dependencies: ["MemoryPressureSimulation", "TestSupport"]),
+        .testTarget(
+            name: "MemoryPressureTests",
+            dependencies: [
+                "MemoryPressure", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "MemoryPressureSimulationTests",
+            dependencies: [
+                "MemoryPressureSimulation", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
