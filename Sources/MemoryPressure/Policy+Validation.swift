@@ -7,7 +7,8 @@ extension Policy {
     public var problems: [InputError] {
         var problems: [InputError] = []
         func problem(_ path: String, _ message: String) {
-            problems.append(InputError(file: name.isEmpty ? "<policy>" : name, line: 0, column: 0, path: path, message: message))
+            problems.append(
+                InputError(file: name.isEmpty ? "<policy>" : name, line: 0, column: 0, path: path, message: message))
         }
         if name.isEmpty { problem("name", "key \"name\": expected a non-empty text") }
         var previous: (level: PressureLevel, enter: MemoryAmount)? = nil

@@ -239,7 +239,6 @@ extension RealMemoryHost {
         }
     }
 
-
     /// The app an event concerns, if any.
     static func app(of event: Event) -> AppID? {
         switch event.kind {

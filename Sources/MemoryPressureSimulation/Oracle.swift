@@ -21,7 +21,8 @@ public enum Oracle {
     public static var policy: Policy {
         var policy = Policy.ios4
         policy.name = name
-        policy.summary = "clairvoyant reference: ios4's lifecycle, the victim whose loss costs least future wait per byte"
+        policy.summary =
+            "clairvoyant reference: ios4's lifecycle, the victim whose loss costs least future wait per byte"
         for index in policy.bands.indices {
             policy.bands[index].order = .externalScore
             policy.bands[index].reason += " (oracle: reopened furthest in the future per byte)"

@@ -96,7 +96,8 @@ extension Trace {
     ///
     /// - Complexity: O(number of entries)
     public var jsonLines: String {
-        var out = "{\"t\":0,\"event\":\"device\",\"memory\":\(device.memory.value),\"reserved\":\(device.reserved.value)"
+        var out =
+            "{\"t\":0,\"event\":\"device\",\"memory\":\(device.memory.value),\"reserved\":\(device.reserved.value)"
         // Swap only when the trace has some, so traces of phones stay as they were.
         if device.swap.value > 0 { out += ",\"swap\":\(device.swap.value)" }
         if let swapFree = device.swapFree { out += ",\"swapFree\":\(swapFree.value)" }

@@ -178,7 +178,9 @@ extension Workload {
                 throw hour.error("expected mean in 0...30 hours and sd in 0...6, found \(mean) and \(sd)")
             }
             try hour.finish()
-            if key == "wake" { user.wake = .init(mean: mean, standardDeviation: sd) } else {
+            if key == "wake" {
+                user.wake = .init(mean: mean, standardDeviation: sd)
+            } else {
                 user.sleep = .init(mean: mean, standardDeviation: sd)
             }
         }
@@ -199,7 +201,8 @@ extension Workload {
                 guard let footprint = try kind.optionalObject("footprint") else {
                     throw kind.error("missing key \"footprint\": expected { median, p99 }")
                 }
-                var parsed = PhoneUser.AppKind(name: name, share: share, footprint: try distribution(footprint, sizes: true))
+                var parsed = PhoneUser.AppKind(
+                    name: name, share: share, footprint: try distribution(footprint, sizes: true))
                 if let mode = try kind.optionalString("backgroundMode") {
                     guard let value = BackgroundMode(rawValue: mode) else {
                         throw kind.error("key \"backgroundMode\": expected audio, location or voip, found \"\(mode)\"")

@@ -165,7 +165,8 @@ extension WorkloadGenerator {
         let uses = continuing || Double.random(in: 0..<1, using: &random) < kind.backgroundUseShare
         if uses && !continuing {
             if mode == .audio {
-                for (other, stop) in day.stops.sorted(by: { $0.key < $1.key }) where stop.mode == .audio && other != app {
+                for (other, stop) in day.stops.sorted(by: { $0.key < $1.key }) where stop.mode == .audio && other != app
+                {
                     day.stops[other] = nil
                     day.add(.useBackgroundModes(app: other, modes: []), at: day.now)
                 }
@@ -262,7 +263,9 @@ struct DayBuilder {
 
     /// Ends, in time order, every background use that ends at or before `time`.
     mutating func flushStops(through time: Double) {
-        while let next = stops.filter({ $0.value.end <= time }).min(by: { ($0.value.end, $0.key) < ($1.value.end, $1.key) }) {
+        while let next = stops.filter({ $0.value.end <= time }).min(by: {
+            ($0.value.end, $0.key) < ($1.value.end, $1.key)
+        }) {
             stops[next.key] = nil
             now = max(now, next.value.end)
             entries.append(Trace.Entry(time: now, action: .useBackgroundModes(app: next.key, modes: [])))

@@ -124,7 +124,8 @@ struct OracleTests {
             }[2].time
             let cut = third + 1
             var altered = trace
-            altered.entries = trace.entries.filter { $0.time < cut }
+            altered.entries =
+                trace.entries.filter { $0.time < cut }
                 + generator.trace(seed: seed + 100).entries.filter { $0.time >= cut }
             let before = try kills(trace, policy, before: cut)
             #expect(before.count >= 3)

@@ -107,13 +107,17 @@ struct ShippedPolicyTests {
         let low: [Int64] = [49152, 43008, 36864, 24576, 18432, 12288]
         let high: [Int64] = [184320, 147456, 129024, 110592, 92160, 73728]
         #expect(
-            lmkd.bands.map(\.killBelow) == zip(low, high).map {
-                .interpolated(
-                    low: Bytes($0 * 1024), high: Bytes($1 * 1024), from: .mebibytes(350), to: .mebibytes(700))
-            })
+            lmkd.bands.map(\.killBelow)
+                == zip(low, high).map {
+                    .interpolated(
+                        low: Bytes($0 * 1024), high: Bytes($1 * 1024), from: .mebibytes(350), to: .mebibytes(700))
+                })
         #expect(lmkd.oomScoreAdjByState == [.active: 0, .inactive: 100, .background: 500, .suspended: 900])
         #expect(lmkd.oomScoreAdjByBackgroundMode == [.audio: 200, .location: 200, .voip: 200])
-        #expect(lmkd.bands.map(\.order) == [.firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .largestFirst, .largestFirst, .largestFirst])
+        #expect(
+            lmkd.bands.map(\.order) == [
+                .firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .largestFirst, .largestFirst, .largestFirst,
+            ])
         let jetsam = try Policy.shipped("jetsam")
         #expect(jetsam.priorityByState == [.suspended: 0, .background: 30, .inactive: 100, .active: 100])
         #expect(jetsam.priorityByBackgroundMode == [.audio: 120])

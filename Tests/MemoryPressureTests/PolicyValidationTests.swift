@@ -35,7 +35,9 @@ struct PolicyValidationTests {
         policy.relaunch.halfLife = 0
         let messages = policy.problems.map { "\($0.path): \($0.message)" }
         #expect(messages.contains { $0.hasPrefix("thresholds.urgent: expected \"clear\" (10%) above \"enter\" (20%)") })
-        #expect(messages.contains { $0.hasPrefix("thresholds.urgent: threshold out of order: urgent is entered below 20%") })
+        #expect(
+            messages.contains { $0.hasPrefix("thresholds.urgent: threshold out of order: urgent is entered below 20%") }
+        )
         #expect(messages.contains("bands[3]: band name \"suspended\" appears twice"))
         #expect(messages.contains { $0.hasPrefix("relaunch.halfLife:") })
         #expect(throws: PolicyErrors.self) { try policy.validate() }

@@ -38,7 +38,10 @@ struct RelaunchAwareTests {
     @Test("recent use outweighs old use: an app used long ago goes before one just used")
     func recency() throws {
         let engine = try Self.engine()
-        for step in 0..<3 { try engine.step(Double(step), .open("old", mib: 40)); try engine.step(Double(step) + 0.5, .open("x", mib: 5)) }
+        for step in 0..<3 {
+            try engine.step(Double(step), .open("old", mib: 40));
+            try engine.step(Double(step) + 0.5, .open("x", mib: 5))
+        }
         try engine.step(86_400, .open("new", mib: 40))
         try engine.step(86_401, .open("front", mib: 10))
         // Three opens a day ago weigh 3 × 2^-3 (8-hour half-life) = 0.375 < one open now.

@@ -49,7 +49,9 @@ struct CompareOptionsTests {
 
     @Test("--first-seed shifts the samples: seeds 3…4 of one run are seeds 3…4 of another")
     func firstSeed() throws {
-        let shifted = try runMempressure(["compare", "--policies", "lru", "--first-seed", "3", "--seeds", "2", "--format", "json"])
+        let shifted = try runMempressure([
+            "compare", "--policies", "lru", "--first-seed", "3", "--seeds", "2", "--format", "json",
+        ])
         let full = try runMempressure(["compare", "--policies", "lru", "--seeds", "4", "--format", "json"])
         #expect(shifted.status == 0 && full.status == 0)
         let runs = { (text: String) throws -> [[String: Any]] in
@@ -68,11 +70,13 @@ struct CompareOptionsTests {
     func profile() throws {
         let table = try runMempressure(["profile", "--seeds", "20"])
         #expect(table.status == 0, "\(table.standardError)")
-        for figure in ["installed apps", "distinct apps a day", "opens a day", "hours in apps a day", "App Annie 2017"] {
+        for figure in ["installed apps", "distinct apps a day", "opens a day", "hours in apps a day", "App Annie 2017"]
+        {
             #expect(table.standardOutput.contains(figure), "\(figure)")
         }
         let json = try runMempressure(["profile", "--seeds", "5", "--format", "json"])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let distinct = try #require(document["distinctAppsPerDay"] as? [String: Any])
         #expect((distinct["values"] as? [Double])?.count == 5)
     }
@@ -81,10 +85,14 @@ struct CompareOptionsTests {
     func usageLogUsers() throws {
         let all = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--format", "json"])
         #expect(all.status == 0, "\(all.standardError)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])
         #expect(document["samples"] as? [String] == ["u1", "u2"])
-        let one = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u2", "--format", "json"])
-        let single = try #require(try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
+        let one = try runMempressure([
+            "simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u2", "--format", "json",
+        ])
+        let single = try #require(
+            try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
         #expect(single["samples"] as? [String] == ["u2"])
         let missing = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u9"])
         #expect(missing.status == 64)

@@ -16,7 +16,8 @@ struct FidelityCommandTests {
         #expect(table.standardOutput.contains("this tool's own process"))
         let json = try runMempressure(["kill-order", "--live", "--format", "json"])
         #expect(json.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let excluded = try #require(object["excluded"] as? [[String: Any]])
         let own = try #require(excluded.first?["app"] as? String)
         let order = try #require(object["order"] as? [[String: Any]])
@@ -26,7 +27,8 @@ struct FidelityCommandTests {
     @Test("kill-order of a snapshot keeps the contract's keys (no excluded key)")
     func snapshotReportUnchanged() throws {
         let json = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["policy", "device", "order", "protected"])
     }
 
@@ -38,11 +40,16 @@ struct FidelityCommandTests {
         #expect(earlyoom.contains("ties: firstAppeared"))
         let lmkd = try runMempressure(["policy", "show", "android-lmkd"]).standardOutput
         #expect(lmkd.contains("oomScoreAdjByBackgroundMode: { audio: 200, location: 200, voip: 200 }"))
-        #expect(lmkd.contains("killBelow: { low: \(49152 * 1024), high: \(184320 * 1024), scaleFrom: \(350 << 20), scaleTo: \(700 << 20) }"))
+        #expect(
+            lmkd.contains(
+                "killBelow: { low: \(49152 * 1024), high: \(184320 * 1024), scaleFrom: \(350 << 20), scaleTo: \(700 << 20) }"
+            ))
         #expect(lmkd.contains("ties: newestInBand"))
         let jetsam = try runMempressure(["policy", "show", "jetsam"]).standardOutput
         #expect(jetsam.contains("slotsByPriority: true"))
         #expect(jetsam.contains("priorityByBackgroundMode: { audio: 120 }"))
-        #expect(jetsam.contains("killBelow: [{ upTo: \(3 << 30), amount: 10% }, { upTo: \(6 << 30), amount: 9% }, { amount: 8% }]"))
+        #expect(
+            jetsam.contains(
+                "killBelow: [{ upTo: \(3 << 30), amount: 10% }, { upTo: \(6 << 30), amount: 9% }, { amount: 8% }]"))
     }
 }

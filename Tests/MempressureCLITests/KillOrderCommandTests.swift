@@ -130,7 +130,8 @@ struct KillOrderCommandTests {
         // it last (the old policy protected it, which XNU does not).
         #expect(
             lines.last
-                == "12,com.apple.backboardd,background,above-foreground,41943040,none,\"first in its priority band (first in, first out) (priority 200); killable below 41.2 MiB free\"")
+                == "12,com.apple.backboardd,background,above-foreground,41943040,none,\"first in its priority band (first in, first out) (priority 200); killable below 41.2 MiB free\""
+        )
     }
 
     @Test("--explain adds the key that ordered each row, in every format")

@@ -15,7 +15,8 @@ struct RelocatableBinaryTests {
         let copy = bin.appendingPathComponent("mempressure")
         try FileManager.default.copyItem(at: PackagePaths.executable, to: copy)
         for arguments in [
-            ["policy", "list"], ["policy", "show", "relaunch-aware"], ["compare", "--seeds", "2", "--policies", "ios4,jetsam"],
+            ["policy", "list"], ["policy", "show", "relaunch-aware"],
+            ["compare", "--seeds", "2", "--policies", "ios4,jetsam"],
         ] {
             let process = Process()
             process.executableURL = copy

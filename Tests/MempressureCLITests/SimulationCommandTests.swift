@@ -85,7 +85,9 @@ struct SimulationCommandTests {
         let runs = try #require(((document["policies"] as? [[String: Any]])?.first)?["runs"] as? [[String: Any]])
         #expect(runs.count == 4)
         for seed in [1, 4] {
-            let simulated = try runMempressure(["simulate", "--seed", "\(seed)", "--policy", "jetsam", "--format", "json"])
+            let simulated = try runMempressure([
+                "simulate", "--seed", "\(seed)", "--policy", "jetsam", "--format", "json",
+            ])
             var expected = runs[seed - 1]
             var actual = try Self.runMetrics(simulated.standardOutput)
             for key in ["eventsPerSecond", "nanosecondsPerDecision", "sample"] {
@@ -100,7 +102,8 @@ struct SimulationCommandTests {
     static func runMetrics(_ json: String) throws -> [String: Any] {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let simulation = (document["simulation"] as? [String: Any]) ?? document
-        var run = try #require(((simulation["policies"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]])?.first)
+        var run = try #require(
+            ((simulation["policies"] as? [[String: Any]])?.first?["runs"] as? [[String: Any]])?.first)
         for key in ["eventsPerSecond", "nanosecondsPerDecision", "sample"] { run[key] = nil }
         return run
     }
@@ -144,9 +147,14 @@ struct SimulationCommandTests {
         let lines = csv.standardOutput.split(separator: "\n")
         #expect(lines.first == "policy,metric,statistic,sample,value")
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("ios4,") || $0.hasPrefix("lru,") })
-        #expect(lines.contains("ios4,launchWait,value,2," + (lines.first { $0.hasPrefix("ios4,launchWait,value,2,") }?
-            .split(separator: ",").last.map(String.init) ?? "?")))
-        #expect(lines.contains { $0.hasPrefix("lru,launchWait,adjustedP,,") || $0.hasPrefix("ios4,launchWait,adjustedP,,") })
+        #expect(
+            lines.contains(
+                "ios4,launchWait,value,2,"
+                    + (lines.first { $0.hasPrefix("ios4,launchWait,value,2,") }?
+                        .split(separator: ",").last.map(String.init) ?? "?")))
+        #expect(
+            lines.contains { $0.hasPrefix("lru,launchWait,adjustedP,,") || $0.hasPrefix("ios4,launchWait,adjustedP,,") }
+        )
     }
 
     @Test("a usage log can be compared")

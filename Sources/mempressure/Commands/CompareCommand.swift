@@ -7,7 +7,8 @@ import MemoryPressureSimulation
 struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Replay the same samples (user-days, usage-log users, traces) under several policies and compare them.",
+        abstract:
+            "Replay the same samples (user-days, usage-log users, traces) under several policies and compare them.",
         discussion: """
             With no arguments, every shipped policy and the clairvoyant oracle (which knows the rest \
             of each trace) run on the built-in phone workload for 30 seeds: 30 different people, one \
@@ -45,16 +46,19 @@ struct CompareCommand: AsyncParsableCommand {
     @OptionGroup var workload: WorkloadOptions
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
+        parsing: .unconditional,
+        help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
     var seeds: Int = defaultSeeds
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
+        parsing: .unconditional,
+        help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
     var firstSeed: UInt64 = 1
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Compare on these trace files instead (JSON Lines; each file is one sample).", valueName: "file"))
+        help: ArgumentHelp(
+            "Compare on these trace files instead (JSON Lines; each file is one sample).", valueName: "file"))
     var trace: [String] = []
 
     @Option(
@@ -73,7 +77,8 @@ struct CompareCommand: AsyncParsableCommand {
     var svg: String?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
+        parsing: .unconditional,
+        help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
@@ -121,7 +126,8 @@ struct CompareCommand: AsyncParsableCommand {
             } else {
                 try workload.checkSize(of: resolved, samples: seeds)
                 comparison = try await Comparison.run(
-                    workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 }, parallelism: jobs,
+                    workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
+                    parallelism: jobs,
                     progress: report)
             }
             progress.finish()

@@ -33,7 +33,9 @@ struct ProfileCommand: ParsableCommand {
 
     func validate() throws {
         if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
-        if workload.usageLog != nil { throw ValidationError("profile measures generated workloads; --usage-log is not supported") }
+        if workload.usageLog != nil {
+            throw ValidationError("profile measures generated workloads; --usage-log is not supported")
+        }
     }
 
     /// One measured figure and what the studies say.
@@ -61,7 +63,8 @@ struct ProfileCommand: ParsableCommand {
                 figures.append(
                     Figure(
                         name: "installed apps", key: "installedApps",
-                        published: "32–41 downloaded (Nielsen 2011/2012); up to ~110 with preinstalled (App Annie 2017)",
+                        published:
+                            "32–41 downloaded (Nielsen 2011/2012); up to ~110 with preinstalled (App Annie 2017)",
                         values: installed))
             }
             figures += [

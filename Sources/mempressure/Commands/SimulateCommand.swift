@@ -34,7 +34,9 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var workload: WorkloadOptions
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("With --usage-log: only this user of the log.", valueName: "id"))

@@ -64,9 +64,12 @@ struct ComparisonChart {
                 let center = x + (barWidth - 4) / 2
                 let yLow = panelTop + panelHeight - interval.low / axis.maximum * panelHeight
                 let yHigh = panelTop + panelHeight - interval.high / axis.maximum * panelHeight
-                out += "<line x1=\"\(f(center))\" y1=\"\(f(yLow))\" x2=\"\(f(center))\" y2=\"\(f(yHigh))\" stroke=\"black\"/>"
-                out += "<line x1=\"\(f(center - 4))\" y1=\"\(f(yLow))\" x2=\"\(f(center + 4))\" y2=\"\(f(yLow))\" stroke=\"black\"/>"
-                out += "<line x1=\"\(f(center - 4))\" y1=\"\(f(yHigh))\" x2=\"\(f(center + 4))\" y2=\"\(f(yHigh))\" stroke=\"black\"/>\n"
+                out +=
+                    "<line x1=\"\(f(center))\" y1=\"\(f(yLow))\" x2=\"\(f(center))\" y2=\"\(f(yHigh))\" stroke=\"black\"/>"
+                out +=
+                    "<line x1=\"\(f(center - 4))\" y1=\"\(f(yLow))\" x2=\"\(f(center + 4))\" y2=\"\(f(yLow))\" stroke=\"black\"/>"
+                out +=
+                    "<line x1=\"\(f(center - 4))\" y1=\"\(f(yHigh))\" x2=\"\(f(center + 4))\" y2=\"\(f(yHigh))\" stroke=\"black\"/>\n"
             }
             out += "<text x=\"\(f(x0 + inner / 2))\" y=\"\(f(panelTop + panelHeight + 18))\" text-anchor=\"middle\">"
             out += "\(escape(metric.name.trimmingCharacters(in: .whitespaces)))</text>\n"
@@ -74,7 +77,8 @@ struct ComparisonChart {
         // Forest plots of the paired differences against the baseline.
         let baselineName = comparison.policies[report.baseline]
         out += "<text x=\"\(left)\" y=\"\(f(forestTop - 40))\" font-size=\"14\" font-weight=\"bold\">"
-        out += "Paired difference from \(escape(baselineName)) (policy − \(escape(baselineName)), 95 % interval)</text>\n"
+        out +=
+            "Paired difference from \(escape(baselineName)) (policy − \(escape(baselineName)), 95 % interval)</text>\n"
         out += "<text x=\"\(left)\" y=\"\(f(forestTop - 22))\" fill=\"#555\">filled: resolved (interval excludes 0, "
         out += "Holm-adjusted p &lt; 0.05); hollow: not resolved</text>\n"
         let forestMetrics = Self.forestKeys.compactMap(MetricDefinition.named)
@@ -90,7 +94,8 @@ struct ComparisonChart {
             out += "<line x1=\"\(f(xFor(0)))\" y1=\"\(f(forestTop))\" x2=\"\(f(xFor(0)))\" "
             out += "y2=\"\(f(forestTop + forestHeight))\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>\n"
             let bottom = forestTop + forestHeight
-            out += "<line x1=\"\(f(x0))\" y1=\"\(f(bottom))\" x2=\"\(f(x0 + forestWidth))\" y2=\"\(f(bottom))\" stroke=\"black\"/>\n"
+            out +=
+                "<line x1=\"\(f(x0))\" y1=\"\(f(bottom))\" x2=\"\(f(x0 + forestWidth))\" y2=\"\(f(bottom))\" stroke=\"black\"/>\n"
             for tick in axis.ticks + axis.ticks.dropFirst().map({ -$0 }) {
                 out += "<text x=\"\(f(xFor(tick)))\" y=\"\(f(bottom + 15))\" text-anchor=\"middle\">"
                 out += "\(ComparisonReport.signed(tick))</text>\n"
@@ -110,7 +115,8 @@ struct ComparisonChart {
                 out += "<circle cx=\"\(f(xFor(difference.mean)))\" cy=\"\(f(y))\" r=\"5\" fill=\"\(fill)\" "
                 out += "stroke=\"\(color(index))\" stroke-width=\"2\"><title>\(escape(comparison.policies[index])): "
                 out += "\(ComparisonReport.signed(difference.mean)) [\(ComparisonReport.signed(difference.low)), "
-                out += "\(ComparisonReport.signed(difference.high))], adjusted p \(ComparisonReport.pValue(difference.adjustedP))"
+                out +=
+                    "\(ComparisonReport.signed(difference.high))], adjusted p \(ComparisonReport.pValue(difference.adjustedP))"
                 out += "</title></circle>\n"
             }
         }
@@ -143,7 +149,8 @@ struct ComparisonChart {
             out += "<polyline fill=\"none\" stroke=\"\(color(index))\" stroke-width=\"1.5\" "
             out += "points=\"\(points.joined(separator: " "))\"/>\n"
         }
-        out += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(lineTop + lineHeight + 32))\" text-anchor=\"middle\">hours</text>\n"
+        out +=
+            "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(lineTop + lineHeight + 32))\" text-anchor=\"middle\">hours</text>\n"
         let hours = Self.niceAxis(upTo: duration / 3600, ticks: 8)
         for hour in hours.ticks where hour <= duration / 3600 {
             let x = left + hour * 3600 / duration * plotWidth
@@ -177,11 +184,13 @@ struct ComparisonChart {
 
     private func verticalAxis(x: Double, y: Double, height: Double, width: Double, axis: Axis) -> String {
         var out = "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(x))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
-        out += "<line x1=\"\(f(x))\" y1=\"\(f(y + height))\" x2=\"\(f(x + width))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
+        out +=
+            "<line x1=\"\(f(x))\" y1=\"\(f(y + height))\" x2=\"\(f(x + width))\" y2=\"\(f(y + height))\" stroke=\"black\"/>\n"
         for tick in axis.ticks {
             let tickY = y + height - tick / axis.maximum * height
             out += "<line x1=\"\(f(x - 3))\" y1=\"\(f(tickY))\" x2=\"\(f(x))\" y2=\"\(f(tickY))\" stroke=\"black\"/>"
-            out += "<text x=\"\(f(x - 6))\" y=\"\(f(tickY + 4))\" text-anchor=\"end\">\(ComparisonReport.format(tick))</text>\n"
+            out +=
+                "<text x=\"\(f(x - 6))\" y=\"\(f(tickY + 4))\" text-anchor=\"end\">\(ComparisonReport.format(tick))</text>\n"
         }
         return out
     }

@@ -89,8 +89,10 @@ struct ComparisonReport {
         }
         out += TextTable.render(rows, rightAligned: Set(1...comparison.policies.count))
         if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
-            out += "\nshare of the gap in mean launch wait from \(comparison.policies[baseline]) to the oracle closed:\n  "
-            out += comparison.policies.indices.map { "\(comparison.policies[$0]) \(Self.format(gaps[$0] * 100)) %" }
+            out +=
+                "\nshare of the gap in mean launch wait from \(comparison.policies[baseline]) to the oracle closed:\n  "
+            out +=
+                comparison.policies.indices.map { "\(comparison.policies[$0]) \(Self.format(gaps[$0] * 100)) %" }
                 .joined(separator: ", ") + "\n"
         }
         if comparison.policies.count > 1 && count > 1 { out += "\n" + pairedTable }
@@ -137,7 +139,8 @@ struct ComparisonReport {
     /// sample's values, so anyone can redo the statistics.
     var json: String {
         var out = "{\"workload\":\(Event.json(comparison.workload)),"
-        out += "\"device\":{\"memory\":\(comparison.device.memory.value),\"reserved\":\(comparison.device.reserved.value)},"
+        out +=
+            "\"device\":{\"memory\":\(comparison.device.memory.value),\"reserved\":\(comparison.device.reserved.value)},"
         out += "\"samples\":[\(comparison.samples.map { Event.json($0) }.joined(separator: ","))],"
         out += "\"confidence\":\(Statistics.confidence),\"baseline\":\(Event.json(comparison.policies[baseline])),"
         let differences = metrics.map { comparison.pairedDifferences(of: $0, baseline: baseline) }
@@ -147,7 +150,7 @@ struct ComparisonReport {
         var policies: [String] = []
         for (index, name) in comparison.policies.enumerated() {
             var item = "{\"name\":\(Event.json(name)),"
-            if let gaps { item += "\"gapToOracleClosed\":\(Self.number(gaps[index])),"}
+            if let gaps { item += "\"gapToOracleClosed\":\(Self.number(gaps[index]))," }
             item += "\"metrics\":{"
             item += metrics.indices.map { position in
                 let interval = intervals[position][index]

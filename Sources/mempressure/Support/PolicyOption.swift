@@ -9,7 +9,8 @@ struct PolicyOption: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "A shipped policy's name or a policy file (YAML or JSON).",
-            discussion: "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference).",
+            discussion:
+                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference).",
             valueName: "name|file"))
     var policy: String = "ios4"
 

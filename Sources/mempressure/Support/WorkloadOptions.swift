@@ -18,7 +18,8 @@ struct WorkloadOptions: ParsableArguments {
     var apps: Int?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
+        parsing: .unconditional,
+        help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
     var hours: Double?
 
     @Option(
