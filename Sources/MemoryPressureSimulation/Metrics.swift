@@ -145,16 +145,23 @@ public struct MetricsCollector {
             level = to
             levelSince = event.time
         case .purge(_, _, let freed):
-            metrics.bytesFreedByPurging += freed.value
+            metrics.bytesFreedByPurging = Self.saturatingSum(metrics.bytesFreedByPurging, freed.value)
         case .kill(let app, let state, let reason, _, let freed):
             metrics.killsByReason[Metrics.reasonKind(reason), default: 0] += 1
             metrics.killsByState[state, default: 0] += 1
             if state.isForeground { metrics.foregroundKills += 1 }
-            metrics.bytesFreedByKilling += freed.value
+            metrics.bytesFreedByKilling = Self.saturatingSum(metrics.bytesFreedByKilling, freed.value)
             killed.insert(app)
         case .notification:
             break
         }
+    }
+
+    /// `a + b`, held at `Int64.max` instead of trapping: a run of millions of kills of apps near
+    /// the 2^50-byte limit could pass 2^63 in total.
+    static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
     }
 
     private mutating func changeResident(by delta: Int, at time: Double) {

@@ -91,3 +91,19 @@ struct StatisticsTests {
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
+
+@Suite("Metric sums")
+struct MetricSumTests {
+    @Test("byte sums saturate at Int64.max instead of trapping")
+    func saturating() {
+        var collector = MetricsCollector()
+        for second in 0..<3 {
+            collector.record(
+                Event(
+                    time: Double(second),
+                    kind: .kill(app: "A", state: .suspended, reason: "r", notice: .none, freed: Bytes(Int64.max / 2))))
+        }
+        #expect(collector.metrics.bytesFreedByKilling == Int64.max)
+        #expect(collector.metrics.kills == 3)
+    }
+}
