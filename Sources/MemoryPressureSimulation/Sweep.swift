@@ -5,8 +5,10 @@ import MemoryPressure
 /// part written on one machine merges with parts written on others.
 ///
 /// The grid's cells are every combination of the parameters' values, the first parameter
-/// varying slowest. The work is (cell, sample) units, `unit = cell × samples + sample`; every
-/// unit runs every policy on the same sample, so paired differences stay within a unit.
+/// varying slowest. The work is (sample, cell) units, `unit = sample × cells + cell`; every unit
+/// runs every policy on the same sample, so paired differences stay within a unit. Shard `i/n`
+/// runs the `i`-th of `n` contiguous, near-equal blocks of units: a shard holds whole users
+/// (all their cells) but for at most one user at each end.
 public struct SweepDefinition: Sendable, Hashable {
     /// The workload's name.
     public var workload: String
@@ -84,10 +86,26 @@ public struct SweepDefinition: Sendable, Hashable {
         return workload.device
     }
 
-    /// The units shard `shard` runs: those whose index is `shard.index − 1` modulo `shard.count`.
-    public func units(of shard: SweepShard) -> StrideTo<Int> {
-        stride(from: shard.index - 1, to: unitCount, by: shard.count)
+    /// The units shard `shard` runs: the `index`-th of `count` contiguous blocks of near-equal size.
+    ///
+    /// - Complexity: O(1)
+    public func units(of shard: SweepShard) -> Range<Int> {
+        let total = unitCount
+        return (shard.index - 1) * total / shard.count..<shard.index * total / shard.count
     }
+
+    /// The samples shard `shard` needs (a contiguous range of sample indices).
+    public func samples(of shard: SweepShard) -> Range<Int> {
+        let units = units(of: shard)
+        guard !units.isEmpty else { return 0..<0 }
+        return units.lowerBound / cellCount..<(units.upperBound - 1) / cellCount + 1
+    }
+
+    /// The cell of `unit`.
+    public func cell(ofUnit unit: Int) -> Int { unit % cellCount }
+
+    /// The sample of `unit`.
+    public func sample(ofUnit unit: Int) -> Int { unit / cellCount }
 
     /// The definition as canonical JSON (one line): what a part carries and the fingerprint hashes.
     public var json: String {
@@ -232,7 +250,7 @@ public struct Sweep: Sendable {
     ) async throws -> SweepPart {
         let units = Array(definition.units(of: shard))
         let metrics = definition.metricDefinitions
-        let sampleCount = definition.samples.count
+        let definition = definition
         var rows = [[Double]](repeating: [], count: units.count)
         let configurations = (0..<definition.cellCount).map(configuration(ofCell:))
         let trace = self.trace
@@ -244,15 +262,15 @@ public struct Sweep: Sendable {
                 let unit = units[position]
                 next += 1
                 group.addTask {
-                    let (workload, policies) = configurations[unit / sampleCount]
-                    var sample = try trace(workload, unit % sampleCount)
+                    let (workload, policies) = configurations[definition.cell(ofUnit: unit)]
+                    var sample = try trace(workload, definition.sample(ofUnit: unit))
                     sample.device = workload.device
                     var values: [Double] = []
                     values.reserveCapacity(policies.count * metrics.count)
                     for policy in policies {
                         let run = try SimulationRun.run(
                             sample, policy: policy, launchCost: workload.launchCost,
-                            file: definition.samples[unit % sampleCount])
+                            file: definition.samples[definition.sample(ofUnit: unit)])
                         values += metrics.map { $0.value(run.metrics) }
                     }
                     return (position, values)
@@ -374,9 +392,9 @@ public struct SweepCell: Sendable {
     ///
     /// - Complexity: O(samples)
     public func values(ofMetric metric: Int, policy: Int) -> [Double] {
-        let samples = definition.samples.count
+        let cells = definition.cellCount
         let column = policy * definition.metrics.count + metric
-        return (0..<samples).map { result.values[cell * samples + $0][column] }
+        return (0..<definition.samples.count).map { result.values[$0 * cells + cell][column] }
     }
 
     /// The index of a recorded metric by key.

@@ -68,14 +68,14 @@ extension SweepPart {
         let width = definition.policies.count * definition.metrics.count
         var units: [Int] = []
         var values: [[Double]] = []
-        let expected = Array(definition.units(of: shard))
+        let expected = definition.units(of: shard)
         for (offset, line) in lines.dropFirst().enumerated() where !line.isEmpty {
             let number = offset + 2
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard let unit = Int(fields[0]) else {
                 throw fail(number, "expected a unit number, found \(String(fields[0]).quotedExcerpt())")
             }
-            guard units.count < expected.count, unit == expected[units.count] else {
+            guard units.count < expected.count, unit == expected.lowerBound + units.count else {
                 throw fail(number, "unit \(unit) is not the next unit of shard \(shard)")
             }
             guard fields.count == width + 1 else {
