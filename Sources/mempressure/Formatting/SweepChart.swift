@@ -76,7 +76,7 @@ struct SweepChart {
             let color = ComparisonChart.palette[policy % ComparisonChart.palette.count]
             let upper = zip(xs, points).map { "\(f(xFor($0))),\(f(yFor($1.high)))" }
             let lower = zip(xs, points).reversed().map { "\(f(xFor($0))),\(f(yFor($1.low)))" }
-            out += "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.15\" "
+            out += "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.1\" "
             out += "stroke=\"none\"/>\n"
             let line = zip(xs, points).map { "\(f(xFor($0))),\(f(yFor($1.mean)))" }
             out += "<polyline points=\"\(line.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
