@@ -18,25 +18,31 @@ export MEMPRESSURE="$binary"
 sweep=(--policies ios4,jetsam,android-lmkd,linux-oom,earlyoom,lru,relaunch-aware,oracle
     --param memory=384MiB,448MiB,512MiB,640MiB,768MiB,1GiB --seeds 200)
 
-now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 
-echo "| what | wall time (s), median of $runs | speed-up over 1 shard |"
-echo "|---|--:|--:|"
+echo "| what | wall time (s), median of $runs | CPU time, user + system (s) | speed-up over 1 shard | load average before |"
+echo "|---|--:|--:|--:|--:|"
+TIMEFORMAT='%R %U %S'
 reference=""
 for shards in 1 2 4; do
-    times=()
+    walls=()
+    cpus=()
+    load=$(cut -d' ' -f1 /proc/loadavg)
     for ((run = 0; run < runs; run++)); do
-        start=$(now)
-        scripts/sweep-local.sh "$shards" "${sweep[@]}" -- --format json > "$scratch/result-$shards.json"
-        times+=("$(echo "$(now) - $start" | bc)")
+        { time scripts/sweep-local.sh "$shards" "${sweep[@]}" -- --format json > "$scratch/result-$shards.json" \
+            2> "$scratch/errors"; } 2> "$scratch/time" || { cat "$scratch/errors" >&2; exit 1; }
+        read -r wall user system < "$scratch/time"
+        walls+=("$wall")
+        cpus+=("$(echo "$user + $system" | bc)")
     done
-    wall=$(printf '%s\n' "${times[@]}" | median)
+    wall=$(printf '%s\n' "${walls[@]}" | median)
+    cpu=$(printf '%s\n' "${cpus[@]}" | median)
     [ -n "$reference" ] || reference=$wall
     cmp -s "$scratch/result-1.json" "$scratch/result-$shards.json" || { echo "results differ at $shards shards" >&2; exit 1; }
-    printf '| sweep-local.sh, %d shard(s) | %.2f | %.2f× |\n' "$shards" "$wall" "$(echo "$reference / $wall" | bc -l)"
+    printf '| sweep-local.sh, %d shard(s) | %.2f | %.2f | %.2f× | %s |\n' "$shards" "$wall" "$cpu" \
+        "$(echo "$reference / $wall" | bc -l)" "$load"
 done
 
 # 1,000 parts of a sweep of 1,000 units (5 memory sizes × 200 seeds, 2 policies, 1 hour), one unit a part.
@@ -46,13 +52,16 @@ small=(--policies ios4,lru --param memory=256MiB,384MiB,512MiB,768MiB,1GiB --see
 for ((index = 1; index <= 1000; index++)); do
     "$binary" sweep "${small[@]}" --shard "$index/1000" --output "$(printf '%s/part-%04d' "$parts" "$index")"
 done
-times=()
+walls=()
+cpus=()
+load=$(cut -d' ' -f1 /proc/loadavg)
 for ((run = 0; run < runs; run++)); do
-    start=$(now)
-    "$binary" merge "$parts"/part-* --format json > "$scratch/merged.json"
-    times+=("$(echo "$(now) - $start" | bc)")
+    { time "$binary" merge "$parts"/part-* --format json > "$scratch/merged.json"; } 2> "$scratch/time"
+    read -r wall user system < "$scratch/time"
+    walls+=("$wall")
+    cpus+=("$(echo "$user + $system" | bc)")
 done
 "$binary" sweep "${small[@]}" --format json > "$scratch/whole.json"
 cmp -s "$scratch/merged.json" "$scratch/whole.json" || { echo "the merge of 1,000 parts differs from the whole run" >&2; exit 1; }
-printf '| merge of 1,000 parts (%s KiB in all; byte-identical to the unsharded run) | %.2f | |\n' \
-    "$(du -sk "$parts" | cut -f1)" "$(printf '%s\n' "${times[@]}" | median)"
+printf '| merge of 1,000 parts (%s KiB in all; byte-identical to the unsharded run) | %.2f | %.2f | | %s |\n' \
+    "$(du -sk "$parts" | cut -f1)" "$(printf '%s\n' "${walls[@]}" | median)" "$(printf '%s\n' "${cpus[@]}" | median)" "$load"
