@@ -228,7 +228,42 @@ public struct Sweep: Sendable {
                     "cell \(values.joined(separator: ", ")): expected reserved (\(device.reserved.formatted)) "
                         + "below memory (\(device.memory.formatted))")
             }
+            if parameters.contains(where: { $0.kind == .policy }) {
+                let values = zip(parameters, definition.values(ofCell: cell)).map { "\($0.name)=\($1)" }
+                for policy in configuration(ofCell: cell).policies {
+                    if let problem = Self.thresholdProblem(policy, usable: device.usable) {
+                        throw SweepError(
+                            "cell \(values.joined(separator: ", ")): policy \(policy.name): \(problem)")
+                    }
+                }
+            }
         }
+    }
+
+    /// What is wrong with `policy`'s thresholds on a device with `usable` bytes, as policy files
+    /// are checked: each level is left above where it is entered, and a higher level is entered
+    /// with less free memory.
+    static func thresholdProblem(_ policy: Policy, usable: Bytes) -> String? {
+        var previous: (name: String, enter: Bytes)?
+        let levels: [(String, LevelThreshold?)] = [
+            ("warning", policy.thresholds.warning), ("urgent", policy.thresholds.urgent),
+            ("critical", policy.thresholds.critical),
+        ]
+        for (name, threshold) in levels {
+            guard let threshold else { continue }
+            let enter = threshold.enter.resolved(against: usable)
+            let clear = threshold.clear.resolved(against: usable)
+            guard enter < clear || (policy.comparison == .atOrBelow && enter == clear) else {
+                return "expected the \(name) level's clear (\(threshold.clear)) above its enter (\(threshold.enter)): "
+                    + "a level is left only above where it is entered"
+            }
+            if let previous, !(enter < previous.enter) {
+                return "expected the \(name) level entered with less free memory (\(threshold.enter)) than the "
+                    + "\(previous.name) level (\(previous.enter.formatted))"
+            }
+            previous = (name, enter)
+        }
+        return nil
     }
 
     /// The workload and policies of `cell`.

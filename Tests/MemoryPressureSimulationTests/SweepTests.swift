@@ -86,6 +86,20 @@ struct SweepTests {
         #expect(throws: SweepError.self) {
             try Sweep(workload: .phone, policies: [.ios4], parameters: [], seeds: [1], baseline: "lru", inputs: "")
         }
+        // Swept thresholds are checked as a policy file's are: clear above enter, levels in order.
+        func thresholdMessage(_ text: String) -> String {
+            do {
+                _ = try Sweep(
+                    workload: .phone, policies: [.ios4], parameters: [try SweepParameter(parsing: text)], seeds: [1],
+                    baseline: nil, inputs: "")
+                return ""
+            } catch { return error.message }
+        }
+        #expect(thresholdMessage("policy.thresholds.warning.enter=18%,50%").contains(
+            "cell policy.thresholds.warning.enter=50%: policy ios4: expected the warning level's clear (20%) above its enter (50%)"))
+        #expect(thresholdMessage("policy.thresholds.warning.enter=9%").contains(
+            "expected the urgent level entered with less free memory (10%) than the warning level"))
+        #expect(thresholdMessage("policy.thresholds.warning.enter=12%,18%") == "")
     }
 
     @Test("parameters reach the workload, the device and every policy that has the threshold")
