@@ -8,7 +8,7 @@ import MemoryPressure
 ///     baseline: ios4
 ///     parameters:
 ///       memory: [256MiB, 384MiB, 512MiB, 1GiB]
-///       policy.thresholds.warning.enter: [10%, 15%]
+///       policy.thresholds.warning.enter: [12%, 18%]
 ///       hours: 12                 # a single value is a one-value parameter
 public struct SweepFile: Sendable, Hashable {
     /// The parameters, in file order (the first varies slowest).

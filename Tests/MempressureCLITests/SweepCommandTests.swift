@@ -63,7 +63,7 @@ struct SweepCommandTests {
     /// A small sweep: 3 policies × 2 memory sizes × 2 warning thresholds × 4 seeds of 2 hours.
     static let arguments = [
         "sweep", "--policies", "ios4,lru,oracle", "--param", "memory=256MiB,512MiB",
-        "--param", "policy.thresholds.warning.enter=10%,15%", "--seeds", "4", "--hours", "2",
+        "--param", "policy.thresholds.warning.enter=12%,18%", "--seeds", "4", "--hours", "2",
     ]
 
     static func directory(_ name: String) throws -> String {
@@ -176,6 +176,9 @@ struct SweepCommandTests {
         #expect(malformed.standardError.contains("sweep.yaml:2:11: parameters.memory: parameter memory: expected a size"))
         let metric = try runMempressure(["sweep", "--param", "memory=1GiB", "--metric", "eventsPerSecond"])
         #expect(metric.status == 64)
+        let format = try runMempressure(["sweep", "--param", "memory=1GiB", "--shard", "1/2", "--format", "json"])
+        #expect(format.status == 64)
+        #expect(format.standardError.contains("give --format to merge"))
     }
 
     @Test("a sweep file gives the grid, policies and seeds; --svg draws the metric against the parameter")

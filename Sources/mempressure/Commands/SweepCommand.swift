@@ -78,8 +78,8 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the part (or the report) to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(help: "Output format: table, json or csv.")
-    var format: Format = .table
+    @Option(help: "Output format: table, json or csv (default: table; a shard writes a part).")
+    var format: Format?
 
     @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
     var svg: String?
@@ -105,6 +105,9 @@ struct SweepCommand: AsyncParsableCommand {
             throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
         }
         if shard != nil && svg != nil { throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard") }
+        if shard != nil && format != nil {
+            throw ValidationError("--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
+        }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
             throw ValidationError("--usage-log and --seeds both give the samples: choose one")
         }
@@ -187,7 +190,7 @@ struct SweepCommand: AsyncParsableCommand {
             }
             let result: SweepResult
             do throws(SweepError) { result = try SweepResult(part) } catch { throw CLIError.malformed(error.message) }
-            try Self.render(result, format: format, svg: svg, metric: metric, parameter: chartParameter, output: output)
+            try Self.render(result, format: format ?? .table, svg: svg, metric: metric, parameter: chartParameter, output: output)
         }
     }
 
@@ -299,19 +302,17 @@ struct SweepCommand: AsyncParsableCommand {
         return files
     }
 
-    /// A sweep over the users of the usage logs. Files are read one at a time; only the traces
-    /// of the users this shard runs are kept.
+    /// A sweep over the users of the usage logs, read in two passes of one file at a time: the
+    /// first learns every file's users (their traces are dropped), the second reads again only
+    /// the files that hold this shard's users and keeps only their traces. Memory holds one file
+    /// and the shard's own traces, whatever the size of the fleet.
     private func usageLogSweep(
         workload: Workload, policies: [Policy], grid: [SweepParameter], baseline: String?, shard: SweepShard,
         inputs: [String]
     ) throws -> Sweep {
         let files = try Self.usageLogFiles(usageLog)
-        var labels: [String] = []
-        var digests: [String] = []
-        var users: [[UsageLogImport.UserTrace]] = []
-        for file in files {
+        func users(of file: String) throws -> (users: [UsageLogImport.UserTrace], digest: String) {
             let text = try InputFile.read(file)
-            digests.append(SweepDefinition.digest(text))
             let parsed: [UsageLogImport.UserTrace]
             do throws(InputError) {
                 parsed = try UsageLogImport.parse(text, file: InputFile.displayName(file), workload: workload)
@@ -319,22 +320,32 @@ struct SweepCommand: AsyncParsableCommand {
                 throw CLIError.malformed(error.description)
             }
             guard !parsed.isEmpty else { throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header") }
+            return (parsed, SweepDefinition.digest(text))
+        }
+        // First pass: every file's users, one file in memory at a time; the traces are dropped.
+        var labels: [String] = []
+        var digests: [String] = []
+        var firstSample: [Int] = []
+        for file in files {
+            let (parsed, digest) = try users(of: file)
+            digests.append(digest)
+            firstSample.append(labels.count)
             let name = (file as NSString).lastPathComponent
             labels += parsed.map { files.count == 1 ? $0.user : "\(name):\($0.user)" }
-            users.append(parsed)
         }
-        // The samples this shard needs, known once the labels are.
-        var definitionProbe = SweepDefinition(
-            workload: workload.name, device: workload.device, policies: [], realKillers: [], parameters: grid,
-            samples: labels, baseline: nil, inputs: "")
-        definitionProbe.policies = policies.map(\.name)
-        let needed = definitionProbe.samples(of: shard)
+        firstSample.append(labels.count)
+        // The samples this shard runs, known once the labels are.
+        let needed = SweepDefinition(
+            workload: workload.name, device: workload.device, policies: policies.map(\.name),
+            realKillers: policies.map(Comparison.isRealKiller), parameters: grid, samples: labels, baseline: nil,
+            inputs: ""
+        ).samples(of: shard)
+        // Second pass: only the files that hold this shard's users, keeping only their traces.
         var traces: [Int: Trace] = [:]
-        var index = 0
-        for fileUsers in users {
-            for user in fileUsers {
-                if needed.contains(index) { traces[index] = user.trace }
-                index += 1
+        for (position, file) in files.enumerated()
+        where firstSample[position] < needed.upperBound && firstSample[position + 1] > needed.lowerBound {
+            for (offset, user) in try users(of: file).users.enumerated() where needed.contains(firstSample[position] + offset) {
+                traces[firstSample[position] + offset] = user.trace
             }
         }
         let kept = traces
