@@ -164,11 +164,13 @@ public struct SweepShard: Sendable, Hashable, CustomStringConvertible {
             (1...count).contains(index)
         else {
             throw SweepError(
-                "--shard \(text.quotedExcerpt()): expected i/n with 1 ≤ i ≤ n ≤ 100000, such as 2/3 (shards count from 1)")
+                "--shard \(text.quotedExcerpt()): expected i/n with 1 ≤ i ≤ n ≤ 100000, such as 2/3 (shards count from 1)"
+            )
         }
         self.init(index: index, count: count)
     }
 
+    /// `i/n`, as `--shard` takes it.
     public var description: String { "\(index)/\(count)" }
 }
 
@@ -185,9 +187,10 @@ public struct Sweep: Sendable {
     public var trace: @Sendable (_ workload: Workload, _ sample: Int) throws -> Trace
 
     /// A sweep over generated samples: sample `i` is seed `seeds[i]`.
-    public init(workload: Workload, policies: [Policy], parameters: [SweepParameter], seeds: [UInt64],
-        baseline: String?, inputs: String) throws(SweepError)
-    {
+    public init(
+        workload: Workload, policies: [Policy], parameters: [SweepParameter], seeds: [UInt64],
+        baseline: String?, inputs: String
+    ) throws(SweepError) {
         try self.init(
             workload: workload, policies: policies, parameters: parameters, samples: seeds.map(String.init),
             baseline: baseline, inputs: inputs
@@ -400,7 +403,8 @@ public struct SweepResult: Sendable {
             }
             for (unit, row) in zip(part.units, part.values) {
                 guard row.count == width else {
-                    throw SweepError("\(name): unit \(unit): expected \(width) values, found \(row.count)", isUsage: false)
+                    throw SweepError(
+                        "\(name): unit \(unit): expected \(width) values, found \(row.count)", isUsage: false)
                 }
                 values[unit] = row
             }

@@ -46,7 +46,8 @@ public struct SweepFile: Sendable, Hashable {
                     case .string(let text), .number(_, let text): values.append(text)
                     default:
                         throw grid.error(
-                            at: item, key: key, "expected a value such as 512MiB, 12 or 15%, found \(item.kindDescription)")
+                            at: item, key: key,
+                            "expected a value such as 512MiB, 12 or 15%, found \(item.kindDescription)")
                     }
                 }
                 do throws(SweepError) {

@@ -190,5 +190,6 @@ public struct SweepError: Error, Sendable, Hashable, CustomStringConvertible {
         self.isUsage = isUsage
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -47,7 +47,8 @@ extension SweepPart {
         let fingerprint: String
         do throws(InputError) {
             guard try header.optionalInt("mempressureSweepPart", in: 1...1_000) == Self.formatVersion else {
-                throw header.error("expected \"mempressureSweepPart\": \(Self.formatVersion) (a sweep part of this version)")
+                throw header.error(
+                    "expected \"mempressureSweepPart\": \(Self.formatVersion) (a sweep part of this version)")
             }
             fingerprint = try header.string("fingerprint")
             let shardText = try header.string("shard")
@@ -62,8 +63,10 @@ extension SweepPart {
             throw SweepError(error.description, isUsage: false)
         }
         guard definition.fingerprint == fingerprint else {
-            throw fail(1, "the fingerprint \(fingerprint) does not match the definition (\(definition.fingerprint)): "
-                + "expected a part as mempressure sweep wrote it")
+            throw fail(
+                1,
+                "the fingerprint \(fingerprint) does not match the definition (\(definition.fingerprint)): "
+                    + "expected a part as mempressure sweep wrote it")
         }
         let width = definition.policies.count * definition.metrics.count
         var units: [Int] = []
@@ -93,8 +96,10 @@ extension SweepPart {
             values.append(row)
         }
         guard units.count == expected.count else {
-            throw fail(lines.count, "expected \(expected.count) units for shard \(shard), found \(units.count): "
-                + "the part is cut short")
+            throw fail(
+                lines.count,
+                "expected \(expected.count) units for shard \(shard), found \(units.count): "
+                    + "the part is cut short")
         }
         self.init(definition: definition, shard: shard, units: units, values: values)
     }
@@ -118,7 +123,8 @@ extension SweepPart {
         var realKillers: [Bool] = []
         for (_, node) in killers {
             guard case .bool(let flag) = node.value else {
-                throw object.error(at: node, key: "realKillers", "expected true or false, found \(node.kindDescription)")
+                throw object.error(
+                    at: node, key: "realKillers", "expected true or false, found \(node.kindDescription)")
             }
             realKillers.append(flag)
         }

@@ -95,10 +95,13 @@ struct SweepTests {
                 return ""
             } catch { return error.message }
         }
-        #expect(thresholdMessage("policy.thresholds.warning.enter=18%,50%").contains(
-            "cell policy.thresholds.warning.enter=50%: policy ios4: expected the warning level's clear (20%) above its enter (50%)"))
-        #expect(thresholdMessage("policy.thresholds.warning.enter=9%").contains(
-            "expected the urgent level entered with less free memory (10%) than the warning level"))
+        #expect(
+            thresholdMessage("policy.thresholds.warning.enter=18%,50%").contains(
+                "cell policy.thresholds.warning.enter=50%: policy ios4: expected the warning level's clear (20%) above its enter (50%)"
+            ))
+        #expect(
+            thresholdMessage("policy.thresholds.warning.enter=9%").contains(
+                "expected the urgent level entered with less free memory (10%) than the warning level"))
         #expect(thresholdMessage("policy.thresholds.warning.enter=12%,18%") == "")
     }
 
@@ -159,7 +162,9 @@ struct SweepTests {
             #expect(cell.intervals(ofMetric: position) == comparison.intervals(of: metric), "\(key)")
             let baseline = comparison.baseline(named: nil)!
             #expect(cell.baseline == baseline)
-            #expect(cell.pairedDifferences(ofMetric: position) == comparison.pairedDifferences(of: metric, baseline: baseline))
+            #expect(
+                cell.pairedDifferences(ofMetric: position)
+                    == comparison.pairedDifferences(of: metric, baseline: baseline))
         }
     }
 
@@ -180,10 +185,14 @@ struct SweepTests {
             } catch { return error.message }
         }
         #expect(message([("a", p1), ("b", p2), ("c", p3)]) == "")
-        #expect(message([("a", p1), ("b", p2), ("c", try await part(other, 3, 3))]).contains("c is a part of another sweep"))
+        #expect(
+            message([("a", p1), ("b", p2), ("c", try await part(other, 3, 3))]).contains("c is a part of another sweep")
+        )
         #expect(message([("a", p1), ("b", p2), ("b2", p2), ("c", p3)]).contains("shard 2/3 is given twice (b and b2)"))
         #expect(message([("a", p1), ("c", p3)]).contains("missing shard 2/3 (1 of 3)"))
-        #expect(message([("a", p1), ("b", p2), ("x", try await part(sweep, 3, 4))]).contains("x is shard 3/4 but a is shard 1/3"))
+        #expect(
+            message([("a", p1), ("b", p2), ("x", try await part(sweep, 3, 4))]).contains(
+                "x is shard 3/4 but a is shard 1/3"))
         #expect(message([]).contains("at least one part"))
     }
 
@@ -211,7 +220,8 @@ struct SweepTests {
     @Test("a sweep file's errors name the file, line, column and field")
     func sweepFile() throws {
         let file = try SweepFile(
-            yaml: "policies: [ios4, lru]\nseeds: 5\nparameters:\n  memory: [256MiB, 1GiB]\n  hours: 2\n", file: "s.yaml")
+            yaml: "policies: [ios4, lru]\nseeds: 5\nparameters:\n  memory: [256MiB, 1GiB]\n  hours: 2\n", file: "s.yaml"
+        )
         #expect(file.policies == ["ios4", "lru"])
         #expect(file.seeds == 5)
         #expect(file.parameters.map(\.name) == ["memory", "hours"])
@@ -222,8 +232,11 @@ struct SweepTests {
                 return ""
             } catch { return error.description }
         }
-        #expect(message("parameters:\n  memory: [256MiB, lots]\n").hasPrefix("s.yaml:2:11: parameters.memory: parameter memory: expected a size"))
-        #expect(message("parameters:\n  memroy: [1GiB]\n").hasPrefix("s.yaml:2:11: parameters.memroy: unknown parameter"))
+        #expect(
+            message("parameters:\n  memory: [256MiB, lots]\n").hasPrefix(
+                "s.yaml:2:11: parameters.memory: parameter memory: expected a size"))
+        #expect(
+            message("parameters:\n  memroy: [1GiB]\n").hasPrefix("s.yaml:2:11: parameters.memroy: unknown parameter"))
         #expect(message("paramters:\n  memory: [1GiB]\n").contains("unknown key \"paramters\""))
         #expect(message("seeds: 0\n").contains("s.yaml:1:8: seeds: expected an integer from 1 to 10000"))
     }

@@ -67,7 +67,9 @@ struct SweepCommandTests {
     ]
 
     static func directory(_ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mempressure-sweep-\(getpid())-\(name)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mempressure-sweep-\(getpid())-\(name)"
+        ).path
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
@@ -173,7 +175,8 @@ struct SweepCommandTests {
         try "parameters:\n  memory: [256MiB, lots]\n".write(toFile: file, atomically: true, encoding: .utf8)
         let malformed = try runMempressure(["sweep", "--sweep", file])
         #expect(malformed.status == 65)
-        #expect(malformed.standardError.contains("sweep.yaml:2:11: parameters.memory: parameter memory: expected a size"))
+        #expect(
+            malformed.standardError.contains("sweep.yaml:2:11: parameters.memory: parameter memory: expected a size"))
         let metric = try runMempressure(["sweep", "--param", "memory=1GiB", "--metric", "eventsPerSecond"])
         #expect(metric.status == 64)
         let format = try runMempressure(["sweep", "--param", "memory=1GiB", "--shard", "1/2", "--format", "json"])
@@ -232,13 +235,15 @@ struct SweepCommandTests {
         }
         let generated = try runMempressure(arguments + ["--param", "hours=2"])
         #expect(generated.status == 64)
-        #expect(generated.standardError.contains("with --usage-log only memory, reserved and policy.* parameters apply"))
+        #expect(
+            generated.standardError.contains("with --usage-log only memory, reserved and policy.* parameters apply"))
     }
 
     @Test("scripts/sweep-local.sh runs the shards as local processes and merges them: the unsharded output")
     func localScript() throws {
         let arguments = "--policies ios4,lru --param memory=256MiB,512MiB --seeds 3 --hours 1"
-        let whole = try runMempressure(["sweep"] + arguments.split(separator: " ").map(String.init) + ["--format", "json"])
+        let whole = try runMempressure(
+            ["sweep"] + arguments.split(separator: " ").map(String.init) + ["--format", "json"])
         let local = try shell(
             "MEMPRESSURE='\(PackagePaths.executable.path)' scripts/sweep-local.sh 3 \(arguments) -- --format json")
         #expect(local.status == 0, "\(local.standardError)")
@@ -251,7 +256,8 @@ struct SweepCommandTests {
 
     @Test(
         "the Kubernetes manifest is valid (kubernetes-validate, offline, strict) and maps the index to --shard",
-        .enabled(if: hasKubernetesValidate, "kubernetes-validate is not installed: scripts/install-deps.sh installs it"))
+        .enabled(if: hasKubernetesValidate, "kubernetes-validate is not installed: scripts/install-deps.sh installs it")
+    )
     func kubernetesManifest() throws {
         let path = "deploy/kubernetes/sweep-job.yaml"
         let result = try shell("python3 -m kubernetes_validate --strict --quiet \(path)")
@@ -278,7 +284,8 @@ struct SweepCommandTests {
         let build = try shell("\(engine) build -q -t mempressure-test .")
         #expect(build.status == 0, "\(build.standardError)")
         let run = try shell(
-            "\(engine) run --rm mempressure-test sweep --policies ios4,lru --param memory=256MiB,1GiB --seeds 2 --hours 1")
+            "\(engine) run --rm mempressure-test sweep --policies ios4,lru --param memory=256MiB,1GiB --seeds 2 --hours 1"
+        )
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("2 cells × 2 policies × 2 samples"))
     }

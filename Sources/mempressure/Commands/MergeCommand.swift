@@ -27,7 +27,11 @@ struct MergeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
     var metric: String = "launchWait"
 
-    @Option(name: .customLong("x"), help: ArgumentHelp("The swept parameter on the chart's horizontal axis. (default: the first with several values)", valueName: "name"))
+    @Option(
+        name: .customLong("x"),
+        help: ArgumentHelp(
+            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
+            valueName: "name"))
     var xParameter: String?
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
@@ -64,11 +68,14 @@ struct MergeCommand: AsyncParsableCommand {
             var parameter = grid.firstIndex { $0.values.count > 1 } ?? (grid.isEmpty ? nil : 0)
             if let xParameter {
                 guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
-                    throw CLIError.usage("--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))")
+                    throw CLIError.usage(
+                        "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 parameter = index
             }
-            try SweepCommand.render(result, format: format, svg: svg, metric: metric, parameter: parameter, output: output)
+            try SweepCommand.render(
+                result, format: format, svg: svg, metric: metric, parameter: parameter, output: output)
         }
     }
 }

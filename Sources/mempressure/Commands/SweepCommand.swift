@@ -36,10 +36,15 @@ struct SweepCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("param"),
-        help: ArgumentHelp("A swept parameter and its values, such as memory=256MiB,512MiB,1GiB (repeatable).", valueName: "name=v1,v2,…"))
+        help: ArgumentHelp(
+            "A swept parameter and its values, such as memory=256MiB,512MiB,1GiB (repeatable).",
+            valueName: "name=v1,v2,…"))
     var parameters: [String] = []
 
-    @Option(name: .customLong("sweep"), help: ArgumentHelp("A sweep file (YAML): parameters, and optionally policies, seeds, baseline.", valueName: "file"))
+    @Option(
+        name: .customLong("sweep"),
+        help: ArgumentHelp(
+            "A sweep file (YAML): parameters, and optionally policies, seeds, baseline.", valueName: "file"))
     var sweepFile: String?
 
     @Option(
@@ -63,19 +68,26 @@ struct SweepCommand: AsyncParsableCommand {
             valueName: "path"))
     var usageLog: [String] = []
 
-    @Option(help: ArgumentHelp("How many seeds (generated samples): 1...10000. (default: 30, or the sweep file's)", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "How many seeds (generated samples): 1...10000. (default: 30, or the sweep file's)", valueName: "n"))
     var seeds: Int?
 
     @Option(help: ArgumentHelp("The first seed (0...2^63). (default: 1)", valueName: "s"))
     var firstSeed: UInt64?
 
-    @Option(help: ArgumentHelp("The baseline of the paired differences. (default: in each cell, the real killer with the lowest mean launch wait)", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The baseline of the paired differences. (default: in each cell, the real killer with the lowest mean launch wait)",
+            valueName: "name"))
     var baseline: String?
 
     @Option(help: ArgumentHelp("Run only slice i of n and write a part for `mempressure merge`.", valueName: "i/n"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Write the part (or the report) to this file instead of standard output.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Write the part (or the report) to this file instead of standard output.", valueName: "file")
+    )
     var output: String?
 
     @Option(help: "Output format: table, json or csv (default: table; a shard writes a part).")
@@ -87,7 +99,11 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
     var metric: String = "launchWait"
 
-    @Option(name: .customLong("x"), help: ArgumentHelp("The swept parameter on the chart's horizontal axis. (default: the first with several values)", valueName: "name"))
+    @Option(
+        name: .customLong("x"),
+        help: ArgumentHelp(
+            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
+            valueName: "name"))
     var xParameter: String?
 
     @Option(help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
@@ -95,7 +111,9 @@ struct SweepCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
-        if let firstSeed, firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
+        if let firstSeed, firstSeed > UInt64(Int64.max) {
+            throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
+        }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
         if let hours, !(hours > 0 && hours <= 24 * 365) {
@@ -104,9 +122,12 @@ struct SweepCommand: AsyncParsableCommand {
         if maxActions < 1 || maxActions > 1_000_000_000 {
             throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
         }
-        if shard != nil && svg != nil { throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard") }
+        if shard != nil && svg != nil {
+            throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
+        }
         if shard != nil && format != nil {
-            throw ValidationError("--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
+            throw ValidationError(
+                "--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
         }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
             throw ValidationError("--usage-log and --seeds both give the samples: choose one")
@@ -120,9 +141,12 @@ struct SweepCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let shard = try shard.map { text in
-                do throws(SweepError) { return try SweepShard(parsing: text) } catch { throw CLIError.usage(error.message) }
-            } ?? .whole
+            let shard =
+                try shard.map { text in
+                    do throws(SweepError) { return try SweepShard(parsing: text) } catch {
+                        throw CLIError.usage(error.message)
+                    }
+                } ?? .whole
             let file = try sweepFile.map { path in
                 let text = try InputFile.read(path)
                 do throws(InputError) {
@@ -144,7 +168,8 @@ struct SweepCommand: AsyncParsableCommand {
             for name in names where !Policy.shippedNames.contains(name) && name != Oracle.name {
                 inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(name)))")
             }
-            if let duplicate = Dictionary(grouping: chosen.map(\.name), by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            if let duplicate = Dictionary(grouping: chosen.map(\.name), by: { $0 }).first(where: { $0.value.count > 1 }
+            )?.key {
                 throw CLIError.usage("two of the policies swept are named \(duplicate): every policy is one column")
             }
             let resolved = try resolveWorkload(inputs: &inputs)
@@ -179,7 +204,8 @@ struct SweepCommand: AsyncParsableCommand {
                     try checkSize(of: sweep.configuration(ofCell: cell).workload)
                 }
             }
-            let progress = ProgressIndicator(shard == .whole ? "sweeping" : "sweeping shard \(shard)", showsTimeLeft: true)
+            let progress = ProgressIndicator(
+                shard == .whole ? "sweeping" : "sweeping shard \(shard)", showsTimeLeft: true)
             let part = try await sweep.run(shard: shard, parallelism: jobs) { done, total in
                 progress.update(Double(done) / Double(total))
             }
@@ -190,7 +216,8 @@ struct SweepCommand: AsyncParsableCommand {
             }
             let result: SweepResult
             do throws(SweepError) { result = try SweepResult(part) } catch { throw CLIError.malformed(error.message) }
-            try Self.render(result, format: format ?? .table, svg: svg, metric: metric, parameter: chartParameter, output: output)
+            try Self.render(
+                result, format: format ?? .table, svg: svg, metric: metric, parameter: chartParameter, output: output)
         }
     }
 
@@ -203,7 +230,8 @@ struct SweepCommand: AsyncParsableCommand {
             guard let parameter else {
                 throw CLIError.usage("--svg draws a metric against a swept parameter: give at least one --param")
             }
-            try OutputFile.write(SweepChart(result: result, metric: metric, parameter: parameter).svg, to: svg, option: "--svg")
+            try OutputFile.write(
+                SweepChart(result: result, metric: metric, parameter: parameter).svg, to: svg, option: "--svg")
         }
         let text: String
         switch format {
@@ -211,11 +239,19 @@ struct SweepCommand: AsyncParsableCommand {
         case .json: text = report.json
         case .csv: text = report.csv
         }
-        if let output { try OutputFile.write(text, to: output, option: "--output") } else { try StandardOutput.write(text) }
+        if let output {
+            try OutputFile.write(text, to: output, option: "--output")
+        } else {
+            try StandardOutput.write(text)
+        }
     }
 
     private func write(_ text: String) throws {
-        if let output { try OutputFile.write(text, to: output, option: "--output") } else { try StandardOutput.write(text) }
+        if let output {
+            try OutputFile.write(text, to: output, option: "--output")
+        } else {
+            try StandardOutput.write(text)
+        }
     }
 
     /// The policy names or files given on the command line.
@@ -227,7 +263,8 @@ struct SweepCommand: AsyncParsableCommand {
     private func chartParameterIndex(_ grid: [SweepParameter]) throws -> Int? {
         if let xParameter {
             guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
-                throw CLIError.usage("--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))")
+                throw CLIError.usage(
+                    "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))")
             }
             return index
         }
@@ -296,7 +333,9 @@ struct SweepCommand: AsyncParsableCommand {
                 if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
                 if manager.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { found.append(full) }
             }
-            guard !found.isEmpty else { throw CLIError.notFound("\(InputFile.displayName(path)): no usage logs in the directory") }
+            guard !found.isEmpty else {
+                throw CLIError.notFound("\(InputFile.displayName(path)): no usage logs in the directory")
+            }
             files += found.sorted()
         }
         return files
@@ -319,7 +358,9 @@ struct SweepCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError.malformed(error.description)
             }
-            guard !parsed.isEmpty else { throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header") }
+            guard !parsed.isEmpty else {
+                throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header")
+            }
             return (parsed, SweepDefinition.digest(text))
         }
         // First pass: every file's users, one file in memory at a time; the traces are dropped.
@@ -344,7 +385,8 @@ struct SweepCommand: AsyncParsableCommand {
         var traces: [Int: Trace] = [:]
         for (position, file) in files.enumerated()
         where firstSample[position] < needed.upperBound && firstSample[position + 1] > needed.lowerBound {
-            for (offset, user) in try users(of: file).users.enumerated() where needed.contains(firstSample[position] + offset) {
+            for (offset, user) in try users(of: file).users.enumerated()
+            where needed.contains(firstSample[position] + offset) {
                 traces[firstSample[position] + offset] = user.trace
             }
         }

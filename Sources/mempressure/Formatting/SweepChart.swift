@@ -58,28 +58,34 @@ struct SweepChart {
             """
         let bottom = top + plotHeight
         out += "<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(bottom))\" stroke=\"black\"/>\n"
-        out += "<line x1=\"\(f(left))\" y1=\"\(f(bottom))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(bottom))\" stroke=\"black\"/>\n"
+        out +=
+            "<line x1=\"\(f(left))\" y1=\"\(f(bottom))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(bottom))\" stroke=\"black\"/>\n"
         for tick in axis.ticks {
-            out += "<line x1=\"\(f(left))\" y1=\"\(f(yFor(tick)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(yFor(tick)))\" "
+            out +=
+                "<line x1=\"\(f(left))\" y1=\"\(f(yFor(tick)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(yFor(tick)))\" "
             out += "stroke=\"#eee\"/><text x=\"\(f(left - 6))\" y=\"\(f(yFor(tick) + 4))\" text-anchor=\"end\">"
             out += "\(ComparisonReport.format(tick))</text>\n"
         }
         for (value, label) in zip(xs, swept.values) {
-            out += "<line x1=\"\(f(xFor(value)))\" y1=\"\(f(bottom))\" x2=\"\(f(xFor(value)))\" y2=\"\(f(bottom + 5))\" "
+            out +=
+                "<line x1=\"\(f(xFor(value)))\" y1=\"\(f(bottom))\" x2=\"\(f(xFor(value)))\" y2=\"\(f(bottom + 5))\" "
             out += "stroke=\"black\"/><text x=\"\(f(xFor(value)))\" y=\"\(f(bottom + 18))\" text-anchor=\"middle\">"
             out += "\(e(label))</text>\n"
         }
-        out += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(bottom + 40))\" text-anchor=\"middle\">\(e(swept.name))</text>\n"
+        out +=
+            "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(bottom + 40))\" text-anchor=\"middle\">\(e(swept.name))</text>\n"
         out += "<text transform=\"translate(\(f(left - 50)),\(f(top + plotHeight / 2))) rotate(-90)\" "
         out += "text-anchor=\"middle\">\(e(metricName))</text>\n"
         for (policy, points) in series.enumerated() {
             let color = ComparisonChart.palette[policy % ComparisonChart.palette.count]
             let upper = zip(xs, points).map { "\(f(xFor($0))),\(f(yFor($1.high)))" }
             let lower = zip(xs, points).reversed().map { "\(f(xFor($0))),\(f(yFor($1.low)))" }
-            out += "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.1\" "
+            out +=
+                "<polygon points=\"\((upper + lower).joined(separator: " "))\" fill=\"\(color)\" fill-opacity=\"0.1\" "
             out += "stroke=\"none\"/>\n"
             let line = zip(xs, points).map { "\(f(xFor($0))),\(f(yFor($1.mean)))" }
-            out += "<polyline points=\"\(line.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+            out +=
+                "<polyline points=\"\(line.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
             for ((value, point), label) in zip(zip(xs, points), swept.values) {
                 out += "<circle cx=\"\(f(xFor(value)))\" cy=\"\(f(yFor(point.mean)))\" r=\"3.5\" fill=\"\(color)\">"
                 out += "<title>\(e(definition.policies[policy])) at \(e(swept.name))=\(e(label)): "
@@ -87,8 +93,10 @@ struct SweepChart {
                 out += "\(ComparisonReport.format(point.high))]</title></circle>\n"
             }
             let legendY = top + 10 + Double(policy) * 20
-            out += "<rect x=\"\(f(left + plotWidth + 30))\" y=\"\(f(legendY - 9))\" width=\"14\" height=\"10\" fill=\"\(color)\"/>"
-            out += "<text x=\"\(f(left + plotWidth + 50))\" y=\"\(f(legendY))\">\(e(definition.policies[policy]))</text>\n"
+            out +=
+                "<rect x=\"\(f(left + plotWidth + 30))\" y=\"\(f(legendY - 9))\" width=\"14\" height=\"10\" fill=\"\(color)\"/>"
+            out +=
+                "<text x=\"\(f(left + plotWidth + 50))\" y=\"\(f(legendY))\">\(e(definition.policies[policy]))</text>\n"
         }
         return out + "</svg>\n"
     }

@@ -99,8 +99,10 @@ struct SweepReport {
         out += "(paired, Holm-adjusted)\n\n"
         let keys = Self.tableKeys.filter { definition.metrics.contains($0) }
         let metricNames = keys.compactMap { MetricDefinition.named($0)?.name.trimmingCharacters(in: .whitespaces) }
-        var rows = [definition.parameters.map { $0.name.uppercased() } + ["POLICY"] + metricNames.map { $0.uppercased() }
-            + ["Δ LAUNCH WAIT (S)", "VERDICT"]]
+        var rows = [
+            definition.parameters.map { $0.name.uppercased() } + ["POLICY"] + metricNames.map { $0.uppercased() }
+                + ["Δ LAUNCH WAIT (S)", "VERDICT"]
+        ]
         let launchWait = MetricDefinition.launchWait
         for index in 0..<definition.cellCount {
             let cell = result.cell(index)
@@ -111,7 +113,9 @@ struct SweepReport {
                 var row = values + [name]
                 for interval in intervals.map({ $0[policy] }) {
                     var text = ComparisonReport.format(interval.mean)
-                    if count > 1 { text += " [\(ComparisonReport.format(interval.low)), \(ComparisonReport.format(interval.high))]" }
+                    if count > 1 {
+                        text += " [\(ComparisonReport.format(interval.low)), \(ComparisonReport.format(interval.high))]"
+                    }
                     row.append(text)
                 }
                 if let difference = differences?[policy] {
@@ -135,9 +139,10 @@ struct SweepReport {
     var csv: String {
         let metrics = definition.metricDefinitions
         let number = ComparisonReport.number
-        var out = (definition.parameters.map { KillOrderReport.csvField($0.name) } + [
-            "policy", "metric", "statistic", "sample", "value",
-        ]).joined(separator: ",") + "\n"
+        var out =
+            (definition.parameters.map { KillOrderReport.csvField($0.name) } + [
+                "policy", "metric", "statistic", "sample", "value",
+            ]).joined(separator: ",") + "\n"
         for index in 0..<definition.cellCount {
             let cell = result.cell(index)
             let prefix = definition.values(ofCell: index).map(KillOrderReport.csvField).joined(separator: ",")
@@ -163,7 +168,8 @@ struct SweepReport {
                         out += "\(lead)\(field),\(metric.key),difference,,\(number(difference.mean))\n"
                         out += "\(lead)\(field),\(metric.key),differenceLow,,\(number(difference.low))\n"
                         out += "\(lead)\(field),\(metric.key),differenceHigh,,\(number(difference.high))\n"
-                        out += "\(lead)\(field),\(metric.key),adjustedP,,\(ComparisonReport.probability(difference.adjustedP))\n"
+                        out +=
+                            "\(lead)\(field),\(metric.key),adjustedP,,\(ComparisonReport.probability(difference.adjustedP))\n"
                     }
                 }
             }
