@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // MemoryPressure: a memory-pressure and purge policy engine.
-// Module roles and the data flow between them are described in ../shared/DESIGN.md and README.md.
+// Module roles and the data flow between them are described in README.md ("Architecture").
 
 import PackageDescription
 
@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Tests only: property-based tests of the parsers and the accountant.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -40,7 +42,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Policies")],
+            // The policy files are compiled in (ShippedPolicies.swift, made by
+            // scripts/generate-shipped-policies.py), so a binary copied anywhere finds them.
+            exclude: ["Policies"],
             swiftSettings: internalChecks
         ),
         .target(
@@ -81,8 +85,17 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "IndexedHeapModuleTests", dependencies: ["IndexedHeapModule", "TestSupport"]),
-        .testTarget(name: "MemoryPressureTests", dependencies: ["MemoryPressure", "TestSupport"]),
-        .testTarget(name: "MemoryPressureSimulationTests", dependencies: ["MemoryPressureSimulation", "TestSupport"]),
+        .testTarget(
+            name: "MemoryPressureTests",
+            dependencies: [
+                "MemoryPressure", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "MemoryPressureSimulationTests",
+            dependencies: [
+                "MemoryPressureSimulation", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",

@@ -14,25 +14,31 @@ let package = Package(
         .package(name: "MemoryPressure", path: "../")
     ],
     targets: [
+        .target(name: "FuzzSupport"),
         .executableTarget(
-            name: "FuzzPolicy", dependencies: [.product(name: "MemoryPressure", package: "MemoryPressure")]),
+            name: "FuzzPolicy",
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
         .executableTarget(
-            name: "FuzzSnapshot", dependencies: [.product(name: "MemoryPressure", package: "MemoryPressure")]),
+            name: "FuzzSnapshot",
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
         .executableTarget(
             name: "FuzzTrace",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),
         .executableTarget(
             name: "FuzzWorkload",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),
         .executableTarget(
             name: "FuzzUsageLog",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),

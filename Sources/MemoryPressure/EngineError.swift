@@ -33,6 +33,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPattern(String)
     /// An app id appears twice where ids must be unique.
     case duplicateApp(AppID)
+    /// The policy breaks a rule of the policy schema (``Policy/validate()`` lists every problem).
+    case invalidPolicy(PolicyErrors)
     /// An app uses a background mode it did not declare at launch.
     case undeclaredBackgroundMode(AppID, used: BackgroundModes, declared: BackgroundModes)
     /// A footprint would pass ``PressureEngine/maximumFootprint`` for one app, or the sum of
@@ -61,6 +63,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyApps(let limit): "the engine tracks at most \(limit) apps"
         case .invalidPattern(let pattern): "invalid regular expression \"\(pattern)\""
         case .duplicateApp(let app): "app \(app) appears twice"
+        case .invalidPolicy(let errors): "invalid policy:\n\(errors.description)"
         case .undeclaredBackgroundMode(let app, let used, let declared):
             "\(app) uses background modes [\(used.modes.map(\.rawValue).joined(separator: ", "))] but declared "
                 + "only [\(declared.modes.map(\.rawValue).joined(separator: ", "))]"

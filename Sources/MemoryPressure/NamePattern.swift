@@ -357,7 +357,9 @@ extension NamePattern {
                 }
             if let shorthand { return (.set(ranges: [], classes: [shorthand], negated: false), nil) }
             if scalar == "t" { return (.scalar("\t"), "\t") }
-            if ("1"..."9").contains(scalar) { throw error("a backreference (\\\(scalar)) is not supported", at: position - 2) }
+            if ("1"..."9").contains(scalar) {
+                throw error("a backreference (\\\(scalar)) is not supported", at: position - 2)
+            }
             guard scalar.value < 128, !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar) else {
                 throw error("an unsupported escape \\\(scalar)", at: position - 2)
             }

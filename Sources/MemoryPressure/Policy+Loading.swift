@@ -10,11 +10,15 @@ public struct PolicyErrors: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Policy {
-    /// Loads a policy from YAML (or JSON) text. The schema is documented in `policies/README.md`.
+    /// Loads a policy from YAML (or JSON) text. The schema is documented in README.md ("The
+    /// model", the paragraph after the policy table); the shipped files in `policies/` use it.
     ///
     /// Everything is validated: unknown keys, wrong types, thresholds out of order (urgent above
-    /// warning, clear below enter), kills starting at a level the policy never enters, an empty
-    /// band list, duplicate band names, regular expressions that do not compile. Every problem is
+    /// warning, clear below enter — or equal, unless the comparison is `atOrBelow`), kills
+    /// starting at a level the policy never enters, an empty band list, duplicate band names,
+    /// regular expressions that do not compile, contradictory band keys (both kinds of slots,
+    /// `killBelow` with `killableFrom`, a stop point without a start point or below it) and
+    /// device-memory tiers out of order. Every problem is
     /// reported, each naming the file, the line and column, the key path, what was found and
     /// what was expected.
     ///
@@ -304,8 +308,7 @@ final class PolicyLoader {
         return result
     }
 
-    private func byMode(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [BackgroundMode: Int]
-    {
+    private func byMode(_ object: ConfigObject?, range: ClosedRange<Int>) throws(InputError) -> [BackgroundMode: Int] {
         guard let object else { return [:] }
         var result: [BackgroundMode: Int] = [:]
         for key in object.keys {
@@ -406,7 +409,8 @@ final class PolicyLoader {
                 let killUntil = try scaledAmount(object, "killUntil")
                 if killBelow != nil && killableFrom != nil {
                     throw object.error(
-                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)")
+                        "expected \"killBelow\" or \"killableFrom\", not both (a band with its own start point ignores levels)"
+                    )
                 }
                 if killUntil != nil && killBelow == nil {
                     throw object.error("\"killUntil\" needs \"killBelow\" (where the band's kills start)")

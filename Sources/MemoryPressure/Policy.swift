@@ -178,11 +178,13 @@ public struct PurgeActions: OptionSet, Sendable, Hashable {
     public static let suspendedOffscreenViews = PurgeActions(rawValue: 4)
 }
 
-/// When kills happen and when they stop.
+/// When kills happen and when they stop, for the bands without their own start and stop points
+/// (``Band/killBelow``, ``Band/killUntil``).
 public struct KillRule: Sendable, Hashable {
     /// Kills happen only at this level or above, after that level's warnings and purges.
     public var startLevel: PressureLevel
-    /// Kills stop as soon as free memory is back at or above this amount.
+    /// Kills stop as soon as free memory is back at or above this amount (above it, under
+    /// ``ThresholdComparison/atOrBelow``).
     public var target: MemoryAmount
     /// Whether a foreground app may be killed only after it ignored both the level-1 and the
     /// level-2 warning (the iOS rule); otherwise it is killed in its band's turn.

@@ -30,14 +30,16 @@ extension PressureEngine {
         }
         guard delta <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value else {
             throw .sizeLimit(
-                id, "the apps' footprints would pass the limit of \(Self.maximumTotalFootprint.value) bytes (2^62) in all")
+                id,
+                "the apps' footprints would pass the limit of \(Self.maximumTotalFootprint.value) bytes (2^62) in all")
         }
     }
 
     /// Throws unless a launch's sizes are each at most ``maximumFootprint``; returns the sum of
     /// its views and purgeable caches (which cannot overflow: each part is at most 2^50, and the
     /// sum stops growing once it passes the footprint).
-    func checkedParts(of id: AppID, footprint: Bytes, purgeable: Bytes, views: [ViewSpec]) throws(EngineError) -> Int64 {
+    func checkedParts(of id: AppID, footprint: Bytes, purgeable: Bytes, views: [ViewSpec]) throws(EngineError) -> Int64
+    {
         let limit = Self.maximumFootprint.value
         guard footprint.value <= limit, purgeable.value <= limit, views.allSatisfy({ $0.bytes.value <= limit }) else {
             throw .sizeLimit(id, "a size passes the limit of \(limit) bytes (2^50) for one app")

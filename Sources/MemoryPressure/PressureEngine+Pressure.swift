@@ -208,9 +208,14 @@ extension PressureEngine {
             let ruleKills =
                 level >= policy.kills.startLevel && free < killTarget
                 && (!hasSwapConditions || targetLevel(free: free, current: level) >= policy.kills.startLevel)
-            // Stop as soon as no band may kill at this free memory.
+            var index = victim.index
+            var bandIndex = Int(apps[index].bands[apps[index].state])
+            // Stop as soon as no band that still holds apps may kill at this free memory: the
+            // queue holds bands in order, so below an app that is not over its limit only its own
+            // band and later ones are left.
             var anyBand = false
-            for band in bandKillBelow.indices {
+            let firstBand = apps[index].flags.contains(.isOverLimit) ? 0 : bandIndex
+            for band in firstBand..<bandKillBelow.count {
                 if bandKillBelow[band] == .min ? ruleKills : bandMayKill(band, free: free, started: started[band]) {
                     anyBand = true
                     break
@@ -222,9 +227,9 @@ extension PressureEngine {
                 rescoreExternalBands()
                 guard let rescored = nextVictim() else { break }
                 victim = rescored
+                index = victim.index
+                bandIndex = Int(apps[index].bands[apps[index].state])
             }
-            let index = victim.index
-            let bandIndex = Int(apps[index].bands[apps[index].state])
             let band = policy.bands[bandIndex]
             let bandKills =
                 bandKillBelow[bandIndex] == .min

@@ -41,6 +41,8 @@ extension PressureEngine {
             guard entries.count == fetched, fetched < Int.max / 2, entries.count >= 2,
                 entries[entries.count - 1].key >> 20 == entries[entries.count - 2].key >> 20
             else { break }
+            let last = entries[entries.count - 1].index
+            guard bandInfo[Int(apps[last].bands[apps[last].state])].resolvesTiesOnRead else { break }
             fetched *= 2
         }
         // Runs of equal keys (but for the tie-breaker) in bands that order ties on read.

@@ -147,9 +147,15 @@ public final class PressureEngine {
 
     /// An engine for `device` following `policy`, with no app running.
     ///
-    /// - Throws: ``EngineError/invalidPattern(_:)`` if a pattern of the policy does not compile.
+    /// - Throws: ``EngineError/invalidPolicy(_:)`` if the policy breaks a schema rule
+    ///   (``Policy/validate()``), ``EngineError/invalidPattern(_:)`` if a pattern does not compile.
     /// - Complexity: O(size of the policy)
     public init(device: Device, policy: Policy = .ios4) throws(EngineError) {
+        do throws(PolicyErrors) {
+            try policy.validate()
+        } catch {
+            throw .invalidPolicy(error)
+        }
         self.policy = policy
         self.accountant = ResourceAccountant(device: device)
         let usable = device.usable

@@ -83,7 +83,8 @@ public struct Snapshot: Sendable, Hashable {
         }
         for mode in try object.optionalStringList("backgroundModes") ?? [] {
             guard let parsed = BackgroundMode(rawValue: mode) else {
-                throw object.error("key \"backgroundModes\": expected audio, location or voip, found \(mode.quotedExcerpt())")
+                throw object.error(
+                    "key \"backgroundModes\": expected audio, location or voip, found \(mode.quotedExcerpt())")
             }
             app.backgroundModes.insert(BackgroundModes(parsed))
         }

@@ -46,7 +46,8 @@ struct DelimitedText {
             current = String.UnicodeScalarView()
         }
         func isLineEnd(_ index: Int) -> Bool {
-            scalars[index] == "\n" || (scalars[index] == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n")
+            scalars[index] == "\n"
+                || (scalars[index] == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n")
         }
 
         fieldColumn = 1

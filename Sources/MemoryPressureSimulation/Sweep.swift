@@ -238,6 +238,11 @@ public struct Sweep: Sendable {
                         throw SweepError(
                             "cell \(values.joined(separator: ", ")): policy \(policy.name): \(problem)")
                     }
+                    do throws(PolicyErrors) {
+                        try policy.validate()
+                    } catch {
+                        throw SweepError("cell \(values.joined(separator: ", ")): policy \(policy.name): \(error)")
+                    }
                 }
             }
         }

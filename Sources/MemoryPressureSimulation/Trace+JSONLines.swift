@@ -3,6 +3,14 @@ import MemoryPressure
 // Reading and writing traces as JSON Lines (DESIGN.md, "Trace").
 
 extension Trace {
+    /// The most distinct view names one app may have in a trace (its launch's views and the
+    /// views `showView` creates): the engine keeps an app's views in a list.
+    public static let maximumViewsPerApp = 1_000
+
+    /// The most distinct notification names (`notify`) in a trace: suspended apps keep their
+    /// pending notifications in a list.
+    public static let maximumNotificationNames = 1_000
+
     /// Parses a JSON Lines trace (LF or CRLF line ends, an optional UTF-8 byte order mark). Blank
     /// lines are skipped; every other line is one object with a
     /// number `t` and a string `event`, plus the fields that event takes. Unknown fields, wrong
@@ -20,6 +28,7 @@ extension Trace {
         var lineNumber = 0
         var sawAction = false
         var launches: [AppID: AppLaunch] = [:]
+        var limits = TraceLimits()
         for line in InputText.lines(text) {
             lineNumber += 1
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
@@ -44,8 +53,40 @@ extension Trace {
             if case .launch(let launch) = action { launches[launch.id] = launch }
             if case .open(let launch) = action { launches[launch.id] = launch }
             try reader.finish()
+            try limits.check(action, reader: reader)
             sawAction = true
             entries.append(Entry(time: time, action: action, line: lineNumber))
+        }
+    }
+
+    /// Counts what a trace names, against ``maximumViewsPerApp`` and ``maximumNotificationNames``.
+    private struct TraceLimits {
+        var views: [AppID: Set<String>] = [:]
+        var notifications: Set<String> = []
+
+        mutating func check(_ action: Action, reader: TraceLineReader) throws(InputError) {
+            switch action {
+            case .launch(let launch), .open(let launch):
+                try add(launch.views.map(\.name), of: launch.id, reader: reader)
+            case .showView(let app, let view, let bytes) where bytes != nil:
+                try add([view], of: app, reader: reader)
+            case .notify(let name):
+                notifications.insert(name)
+                guard notifications.count <= Trace.maximumNotificationNames else {
+                    throw reader.error(
+                        "more than \(Trace.maximumNotificationNames) distinct notification names in one trace")
+                }
+            default: break
+            }
+        }
+
+        private mutating func add(_ names: [String], of app: AppID, reader: TraceLineReader) throws(InputError) {
+            guard !names.isEmpty else { return }
+            views[app, default: []].formUnion(names)
+            guard views[app]!.count <= Trace.maximumViewsPerApp else {
+                throw reader.error(
+                    "more than \(Trace.maximumViewsPerApp) distinct views for \(app.rawValue.quotedExcerpt())")
+            }
         }
     }
 

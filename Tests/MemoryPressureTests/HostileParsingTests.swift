@@ -28,13 +28,15 @@ struct HostileParsingTests {
     func billionLaughs() {
         var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1..<12 {
-            text += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+            text +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
                 + "]\n"
         }
         let clock = ContinuousClock()
         var error: InputError?
         let elapsed = clock.measure { error = inputError { _ = try ConfigNode.parseYAML(text, file: "bomb.yaml") } }
-        #expect(error?.message.contains("aliases expand to more than 10000 values") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("aliases expand to more than 10000 values") == true, "\(String(describing: error))")
         #expect(elapsed < .seconds(2))
         // In a snapshot and in a policy too.
         #expect(inputError { _ = try Snapshot(text: text, file: "s.yaml") } != nil)
@@ -53,8 +55,9 @@ struct HostileParsingTests {
 
     @Test("an undefined alias, deep nesting and a second document are refused")
     func structure() {
-        #expect(inputError { _ = try ConfigNode.parseYAML("x: *nothing\n", file: "a.yaml") }?.message
-            .contains("names no anchor") == true)
+        #expect(
+            inputError { _ = try ConfigNode.parseYAML("x: *nothing\n", file: "a.yaml") }?.message
+                .contains("names no anchor") == true)
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(inputError { _ = try ConfigNode.parseYAML(deep, file: "d.yaml") }?.message.contains("nesting") == true)
         #expect(inputError { _ = try ConfigNode.parseYAML("a: 1\n---\nb: 2\n", file: "two.yaml") }?.line == 2)
@@ -122,7 +125,8 @@ struct HostileParsingTests {
         "control characters in app ids are refused, naming the character",
         arguments: ["\\u001b[31mred", "bell\\u0007", "a\\rb", "a\\nb", "nul\\u0000", "\\u202eevil", "del\\u007f"])
     func controlCharacters(id: String) {
-        let json = "{\"device\":{\"memory\":\"1GiB\"},\"apps\":[{\"id\":\"\(id)\",\"state\":\"suspended\",\"footprint\":1}]}"
+        let json =
+            "{\"device\":{\"memory\":\"1GiB\"},\"apps\":[{\"id\":\"\(id)\",\"state\":\"suspended\",\"footprint\":1}]}"
         let error = inputError { _ = try Snapshot(text: json, file: "s.json") }
         #expect(error?.message.contains("printable characters") == true, "\(String(describing: error))")
         #expect(error?.description.unicodeScalars.allSatisfy { AppID.isPrintable($0) } == true)
@@ -130,7 +134,8 @@ struct HostileParsingTests {
 
     @Test("an app id longer than 1024 bytes is refused")
     func longID() {
-        let text = Self.device + "apps:\n  - { id: \(String(repeating: "x", count: 1025)), state: suspended, footprint: 1 }\n"
+        let text =
+            Self.device + "apps:\n  - { id: \(String(repeating: "x", count: 1025)), state: suspended, footprint: 1 }\n"
         let error = inputError { _ = try Snapshot(text: text, file: "s.yaml") }
         #expect(error?.message.contains("at most 1024 bytes") == true)
         #expect((error?.description.utf8.count ?? 0) < 1024)
@@ -138,7 +143,9 @@ struct HostileParsingTests {
 
     @Test("a byte order mark and CRLF line ends are accepted in snapshots and policies")
     func bomAndCRLF() throws {
-        let yaml = "\u{FEFF}" + (Self.device + "apps:\n  - { id: a, state: suspended, footprint: 1MiB }\n")
+        let yaml =
+            "\u{FEFF}"
+            + (Self.device + "apps:\n  - { id: a, state: suspended, footprint: 1MiB }\n")
             .replacingOccurrences(of: "\n", with: "\r\n")
         #expect(try Snapshot(text: yaml, file: "s.yaml").apps.count == 1)
         let json = "\u{FEFF}{\"device\":{\"memory\":\"1GiB\"},\r\n\"apps\":[]}\r\n"

@@ -85,9 +85,10 @@ struct NamePatternTests {
             let regex = try Regex(source)
             for _ in 0..<10 {
                 let alphabet = Array("ab.x1")
-                let id = String((0..<Int.random(in: 0...6, using: &random)).map { _ in
-                    alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-                })
+                let id = String(
+                    (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                        alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                    })
                 #expect(pattern.isFound(in: id) == id.contains(regex), "pattern \(source) on \"\(id)\"")
             }
         }

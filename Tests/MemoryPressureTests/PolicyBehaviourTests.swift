@@ -388,9 +388,13 @@ struct JetsamPolicyTests {
                 "above-foreground", "above-foreground",
             ])
         #expect(
-            engine.row("idle-300s")?.reason == "first in the idle band (MEMORYSTATUS_KILL_IDLE below the idle threshold)")
-        #expect(engine.row("front-band-80")?.reason == "largest in the foreground band")
-        #expect(engine.row("music")?.reason == "first in its priority band (first in, first out) (priority 120)")
+            engine.row("idle-300s")?.reason
+                == "first in the idle band (MEMORYSTATUS_KILL_IDLE below the idle threshold); killable below 82.4 MiB free"
+        )
+        #expect(engine.row("front-band-80")?.reason == "largest in the foreground band; killable below 41.2 MiB free")
+        #expect(
+            engine.row("music")?.reason
+                == "first in its priority band (first in, first out) (priority 120); killable below 41.2 MiB free")
         #expect(engine.protectedIDs == ["internal"])
         #expect(engine.protectedApps().first?.reason.contains("JETSAM_PRIORITY_MAX (210)") == true)
     }

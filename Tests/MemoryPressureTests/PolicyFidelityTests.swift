@@ -205,7 +205,8 @@ struct LMKDFidelityTests {
         #expect(engine.status(of: "cached-2")?.state == .suspended)
     }
 
-    @Test("lmkd.cpp find_and_kill_process(): at or below PERCEPTIBLE_APP_ADJ the heaviest of a slot, above it the oldest")
+    @Test(
+        "lmkd.cpp find_and_kill_process(): at or below PERCEPTIBLE_APP_ADJ the heaviest of a slot, above it the oldest")
     func heaviestAtOrBelowPerceptible() throws {
         let apps = [
             app("svc-old-small", .background, mib: 10, lastActive: 300, adj: 500),
@@ -245,7 +246,8 @@ struct LMKDFidelityTests {
         #expect(engine.killOrder(limit: .max)[1].reason.contains("oom_score_adj 200"))
         // Suspended, it no longer plays: cached again.
         let later = try PressureEngine(
-            snapshot: Snapshot(device: Device(memory: .gibibytes(1)), apps: [app("music", .suspended, mib: 100, modes: .audio)]),
+            snapshot: Snapshot(
+                device: Device(memory: .gibibytes(1)), apps: [app("music", .suspended, mib: 100, modes: .audio)]),
             policy: try Policy.shipped("android-lmkd"))
         #expect(later.killOrder(limit: 1).first?.reason.contains("oom_score_adj 900") == true)
     }
@@ -253,9 +255,13 @@ struct LMKDFidelityTests {
 
 // MARK: - XNU jetsam
 
-@Suite("jetsam: kern_memorystatus.c memorystatus_kill_top_process(), memorystatus_pick_action(), memstat_proc_is_active_locked()")
+@Suite(
+    "jetsam: kern_memorystatus.c memorystatus_kill_top_process(), memorystatus_pick_action(), memstat_proc_is_active_locked()"
+)
 struct JetsamFidelityTests {
-    @Test("memorystatus_kill_top_process() walks memstat_bucket[] one priority at a time: a newer app at 10 before an older at 20")
+    @Test(
+        "memorystatus_kill_top_process() walks memstat_bucket[] one priority at a time: a newer app at 10 before an older at 20"
+    )
     func everyPriorityItsOwnBand() throws {
         let apps = [
             app("p20-old", .background, mib: 30, lastActive: 500, priority: 20),
@@ -264,10 +270,14 @@ struct JetsamFidelityTests {
         ]
         let engine = try engine("jetsam", Device(memory: .gibibytes(1)), apps)
         #expect(engine.ids == ["p10-old", "p10-new", "p20-old"])
-        #expect(engine.killOrder(limit: 1).first?.reason.hasSuffix("(priority 10)") == true)
+        #expect(
+            engine.killOrder(limit: 1).first?.reason
+                == "first in its priority band (first in, first out) (priority 10); killable below 51.2 MiB free")
     }
 
-    @Test("JETSAM_PRIORITY_* values: suspended IDLE 0, background BACKGROUND 30, foreground 100, audio AUDIO_AND_ACCESSORY 120")
+    @Test(
+        "JETSAM_PRIORITY_* values: suspended IDLE 0, background BACKGROUND 30, foreground 100, audio AUDIO_AND_ACCESSORY 120"
+    )
     func realPriorities() throws {
         let policy = try Policy.shipped("jetsam")
         #expect(policy.priorityByState == [.suspended: 0, .background: 30, .inactive: 100, .active: 100])
@@ -287,7 +297,9 @@ struct JetsamFidelityTests {
         #expect(grows.contains("music kill background none 700MiB"))
     }
 
-    @Test("memstat_proc_is_active_locked(): the limit follows the assertion — a background task ends, the inactive limit applies")
+    @Test(
+        "memstat_proc_is_active_locked(): the limit follows the assertion — a background task ends, the inactive limit applies"
+    )
     func limitFollowsAssertion() throws {
         let engine = PressureEngine.scenario(
             memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
@@ -322,16 +334,18 @@ struct JetsamFidelityTests {
         return apps
     }
 
-    @Test("memorystatus_pick_action(): MEMORYSTATUS_KILL_IDLE below the idle threshold (10 %), stopping once back at it")
+    @Test(
+        "memorystatus_pick_action(): MEMORYSTATUS_KILL_IDLE below the idle threshold (10 %), stopping once back at it")
     func idleKillsStartAndStopAtIdleThreshold() throws {
         // 8 % free; three idle apps of 1.5 % each, oldest first; a background app at priority 30.
         let idle = Self.percent * 3 / 2
-        let apps = [
-            app("idle-a", .suspended, bytes: idle, lastActive: 300),
-            app("idle-b", .suspended, bytes: idle, lastActive: 200),
-            app("idle-c", .suspended, bytes: idle, lastActive: 100),
-            app("bg", .background, bytes: 10 * Self.percent, lastActive: 50),
-        ] + Self.frontAndSystem(filling: (1 << 30) - 8 * Self.percent - 3 * idle - 10 * Self.percent)
+        let apps =
+            [
+                app("idle-a", .suspended, bytes: idle, lastActive: 300),
+                app("idle-b", .suspended, bytes: idle, lastActive: 200),
+                app("idle-c", .suspended, bytes: idle, lastActive: 100),
+                app("bg", .background, bytes: 10 * Self.percent, lastActive: 50),
+            ] + Self.frontAndSystem(filling: (1 << 30) - 8 * Self.percent - 3 * idle - 10 * Self.percent)
         let engine = try engine("jetsam", Self.device, apps)
         let kills = try engine.killsOnTick(1)
         #expect(kills.map(\.app) == ["idle-a", "idle-b"], "\(kills) free \(engine.free.value)")  // 9.5 %, then 11 %
@@ -357,11 +371,12 @@ struct JetsamFidelityTests {
 
     @Test("memorystatus_pick_action(): higher bands die only below critical (5 %) and stop once back at it")
     func topProcessKillsBelowCritical() throws {
-        let apps = [
-            app("bg-old", .background, bytes: Self.percent / 2, lastActive: 300),
-            app("bg-new", .background, bytes: 2 * Self.percent, lastActive: 100),
-            app("bg-newest", .background, bytes: 2 * Self.percent, lastActive: 10),
-        ] + Self.frontAndSystem(filling: (1 << 30) - 4 * Self.percent - Self.percent / 2 - 4 * Self.percent)
+        let apps =
+            [
+                app("bg-old", .background, bytes: Self.percent / 2, lastActive: 300),
+                app("bg-new", .background, bytes: 2 * Self.percent, lastActive: 100),
+                app("bg-newest", .background, bytes: 2 * Self.percent, lastActive: 10),
+            ] + Self.frontAndSystem(filling: (1 << 30) - 4 * Self.percent - Self.percent / 2 - 4 * Self.percent)
         let engine = try engine("jetsam", Self.device, apps)  // 4 % free
         #expect(try engine.killsOnTick(1).map(\.app) == ["bg-old", "bg-new"])  // 4.5 %, then 6.5 %
         #expect(engine.status(of: "bg-newest")?.state == .background)
@@ -376,7 +391,8 @@ struct JetsamFidelityTests {
         let device = Device(memory: .gibibytes(gib))
         let resolved = policy.bands.map { $0.killBelow?.resolved(on: device) }
         #expect(resolved[0] == MemoryAmount.percent(idle).resolved(against: device.usable))
-        #expect(resolved.dropFirst().allSatisfy { $0 == MemoryAmount.percent(critical).resolved(against: device.usable) })
+        #expect(
+            resolved.dropFirst().allSatisfy { $0 == MemoryAmount.percent(critical).resolved(against: device.usable) })
     }
 
     @Test("memorystatus_sort_by_largest_process_locked(): equal sizes in the foreground band keep their entry order")
@@ -436,15 +452,35 @@ struct TieAndAssumptionTests {
     @Test("each shipped policy file says what it does not model, and cites its sources")
     func statedAssumptions() throws {
         let sources: [String: [String]] = [
-            "ios4": ["kern_memorystatus"], "jetsam": ["memorystatus_kill_top_process", "memstat_proc_is_active_locked"],
+            "ios4": ["kern_memorystatus"],
+            "jetsam": ["memorystatus_kill_top_process", "memstat_proc_is_active_locked"],
             "android-lmkd": ["find_and_kill_process", "proc_get_heaviest", "updateOomLevels", "computeOomAdjLSP"],
             "linux-oom": ["oom_badness", "select_bad_process"], "earlyoom": ["lowmem_sig", "is_larger"], "lru": [],
         ]
         for name in Policy.shippedNames {
             let text = try #require(Policy.shippedSource(name))
             #expect(text.contains("Not modelled"), "\(name)")
-            #expect(!text.contains("../shared"), "\(name)")
+            #expect(!text.contains("../" + "shared"), "\(name)")  // a clone has no such folder
             for source in sources[name] ?? [] { #expect(text.contains(source), "\(name): \(source)") }
+        }
+    }
+}
+
+@Suite("the README's policy table")
+struct READMEPolicyTableTests {
+    @Test("has a 'what is not modelled' column with a row for every shipped policy")
+    func notModelledColumn() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| policy |") })
+        #expect(lines[header] == "| policy | reproduces (source) | what is not modelled |")
+        for name in Policy.shippedNames {
+            let row = try #require(lines[header...].first { $0.hasPrefix("| `\(name)`") }, "\(name)")
+            let cells = row.split(separator: "|", omittingEmptySubsequences: true)
+            #expect(cells.count == 3, "\(name)")
+            #expect(cells.last.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == true, "\(name)")
         }
     }
 }

@@ -93,7 +93,9 @@ private func expectClearMessage(_ text: String, sourceLocation: SourceLocation =
     for trap in ["Fatal error", "Stack dump", "Crash", "#0 ", "Illegal instruction", "Segmentation"] {
         #expect(!text.contains(trap), "stderr shows a trap: \(text)", sourceLocation: sourceLocation)
     }
-    let errorLines = text.split(separator: "\n").filter { $0.hasPrefix("mempressure: error:") || $0.hasPrefix("Error:") }
+    let errorLines = text.split(separator: "\n").filter {
+        $0.hasPrefix("mempressure: error:") || $0.hasPrefix("Error:")
+    }
     #expect(errorLines.count == 1, "expected one error line: \(text)", sourceLocation: sourceLocation)
     let raw = text.unicodeScalars.first { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }
     #expect(raw == nil, "raw control character in: \(text.debugDescription)", sourceLocation: sourceLocation)
@@ -163,7 +165,9 @@ struct HostileInputTests {
 
     @Test("allocations that would pass 2^50 bytes for one app are refused with the line")
     func allocationsPastTheLimit() throws {
-        let lines = launch + (1...3).map { "{\"t\":\($0),\"event\":\"allocate\",\"app\":\"A\",\"bytes\":\"512TiB\"}\n" }
+        let lines =
+            launch
+            + (1...3).map { "{\"t\":\($0),\"event\":\"allocate\",\"app\":\"A\",\"bytes\":\"512TiB\"}\n" }
             .joined()
         let result = try run(["replay", "-", "--policy", "ios4"], input: lines)
         expectRefused(result, 65, "2^50")
@@ -177,11 +181,14 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1..<15 {
-            bomb += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+            bomb +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
         }
         let path = try write(bomb, "bomb.yaml", in: directory)
         expectRefused(try run(["kill-order", path], timeout: 20), 65, "aliases expand")
-        expectRefused(try run(["kill-order", "-", "--policy", path], input: snapshot([]), timeout: 20), 65, "aliases expand")
+        expectRefused(
+            try run(["kill-order", "-", "--policy", path], input: snapshot([]), timeout: 20), 65, "aliases expand")
         expectRefused(try run(["policy", "validate", path], timeout: 20), 65, "aliases expand")
         expectRefused(try run(["simulate", "--workload", path], timeout: 20), 65, "aliases expand")
     }
@@ -216,6 +223,17 @@ struct HostileInputTests {
         expectRefused(try run(["policy", "validate", policy]), 65, "invalid regular expression")
     }
 
+    @Test("a trace with endless distinct views or notification names is refused at the limit, not run quadratically")
+    func viewsAndNotifications() throws {
+        let views =
+            launch
+            + (0..<5000).map { "{\"t\":1,\"event\":\"showView\",\"app\":\"A\",\"view\":\"v\($0)\",\"bytes\":1}\n" }
+            .joined()
+        expectRefused(try run(["replay", "-"], input: views, timeout: 30), 65, "<stdin>:1002:", "1000 distinct views")
+        let notes = launch + (0..<5000).map { "{\"t\":1,\"event\":\"notify\",\"name\":\"n\($0)\"}\n" }.joined()
+        expectRefused(try run(["replay", "-"], input: notes, timeout: 30), 65, "<stdin>:1002:", "notification names")
+    }
+
     @Test("/dev/zero as an input is refused at the size limit, not read forever")
     func endlessInput() throws {
         expectRefused(try run(["kill-order", "/dev/zero"], timeout: 60), 65, "256 MiB")
@@ -234,7 +252,8 @@ struct HostileInputTests {
         "control characters in app ids are refused in snapshots and traces, and never echoed raw",
         arguments: ["\\u001b]0;owned\\u0007", "\\u001b[2J", "a\\rb", "a\\nb", "nul\\u0000", "\\u009b31m", "\\u202e"])
     func controlCharacters(id: String) throws {
-        let json = "{\"device\":{\"memory\":\"1GiB\"},\"apps\":[{\"id\":\"\(id)\",\"state\":\"suspended\",\"footprint\":1}]}"
+        let json =
+            "{\"device\":{\"memory\":\"1GiB\"},\"apps\":[{\"id\":\"\(id)\",\"state\":\"suspended\",\"footprint\":1}]}"
         expectRefused(try run(["kill-order", "-"], input: json), 65, "printable characters")
         let trace = "{\"t\":0,\"event\":\"launch\",\"app\":\"\(id)\",\"footprint\":\"1MiB\"}\n"
         expectRefused(try run(["replay", "-"], input: trace), 65, "printable characters")
@@ -247,6 +266,28 @@ struct HostileInputTests {
         let log = try write(
             "user,session,timestamp,app,event\nu1,1,0,\"evil\u{1B}[2J\",Opened\n", "log.csv", in: directory)
         expectRefused(try run(["simulate", "--usage-log", log]), 65, "log.csv:2:", "printable characters")
+    }
+
+    @Test("a live process named with control characters is printed escaped in every format")
+    func liveProcessName() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "evil\u{1B}[31m\u{07}"
+        let link = directory.appendingPathComponent(name).path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/bin/sleep")
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: link)
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer { sleeper.terminate() }
+        usleep(200_000)
+        for format in ["table", "csv", "json"] {
+            let result = try run(["kill-order", "--live", "--policy", "linux-oom", "--format", format])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(!result.standardOutput.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+            let escaped = format == "json" ? "evil\\u001b[31m\\u0007" : "evil\\u{1B}[31m\\u{7}"
+            #expect(result.standardOutput.contains(escaped), "\(format): \(result.standardOutput.prefix(2000))")
+        }
     }
 
     // MARK: Usage logs
@@ -375,7 +416,8 @@ struct HostileInputTests {
     func hugeKey() throws {
         let key = String(repeating: "k", count: 200_000)
         expectRefused(try run(["kill-order", "-"], input: device + "\(key): 1\n"), 65, "<stdin>:2:")
-        expectRefused(try run(["kill-order", "-"], input: "{\"device\":{\"memory\":1},\"\(key)\":1}"), 65, "unknown key")
+        expectRefused(
+            try run(["kill-order", "-"], input: "{\"device\":{\"memory\":1},\"\(key)\":1}"), 65, "unknown key")
     }
 
     // MARK: Numeric flags
@@ -433,7 +475,9 @@ struct HostileInputTests {
         #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
         #expect(stat(target, &info) == 0 && info.st_mode & 0o777 == 0o600)
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("{\"t\":0,\"event\":\"device\""))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -466,9 +510,12 @@ struct HostileInputTests {
         expectRefused(try run(["simulate", "--hours", "1", "--trace-out", directory.path]), 74, "is a directory")
         #expect(try String(contentsOfFile: inside, encoding: .utf8) == "keep")
         expectRefused(
-            try run(["simulate", "--hours", "1", "--trace-out", directory.path + "/none/x.jsonl"]), 74, "does not exist")
+            try run(["simulate", "--hours", "1", "--trace-out", directory.path + "/none/x.jsonl"]), 74, "does not exist"
+        )
         expectRefused(
-            try run(["compare", "--seeds", "1", "--hours", "1", "--apps", "50", "--svg", directory.path + "/none/c.svg"]),
+            try run([
+                "compare", "--seeds", "1", "--hours", "1", "--apps", "50", "--svg", directory.path + "/none/c.svg",
+            ]),
             74, "does not exist")
     }
 
@@ -489,7 +536,9 @@ struct HostileInputTests {
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         func temporaries() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+                $0.hasSuffix(".tmp")
+            }
         }
         while temporaries().isEmpty && Date() < deadline && process.isRunning { usleep(10_000) }
         #expect(!temporaries().isEmpty, "the temporary file never appeared")
@@ -509,7 +558,9 @@ struct HostileInputTests {
             source.replacingOccurrences(of: "name: ios4", with: "name: \"a<b & c\\\" '\\x01\""), "evil.yaml",
             in: directory)
         let svg = directory.appendingPathComponent("chart.svg").path
-        let result = try run(["compare", "--policies", policy, "--seeds", "1", "--hours", "1", "--apps", "50", "--svg", svg])
+        let result = try run([
+            "compare", "--policies", policy, "--seeds", "1", "--hours", "1", "--apps", "50", "--svg", svg,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let data = try Data(contentsOf: URL(fileURLWithPath: svg))
         let text = String(decoding: data, as: UTF8.self)

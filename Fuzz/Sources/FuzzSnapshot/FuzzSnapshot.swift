@@ -1,10 +1,11 @@
+import FuzzSupport
 import MemoryPressure
 
 /// libFuzzer entry point: any bytes are either a snapshot or an ``InputError``; a snapshot that
 /// parses is loaded under every shipped policy and ranked, and the books must balance.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = fuzzText(data, size)
     guard let snapshot = try? Snapshot(text: text, file: "fuzz.yaml") else { return 0 }
     for name in Policy.shippedNames {
         guard let policy = try? Policy.shipped(name),
@@ -15,4 +16,10 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if let problem = engine._invariantViolation() { fatalError("invariant broken: \(problem)") }
     }
     return 0
+}
+
+/// The process's entry point (SwiftPM renames `main` to this): libFuzzer's driver.
+@_cdecl("FuzzSnapshot_main")
+public func fuzzSnapshotMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    runFuzzer(argc, argv, fuzzSnapshot)
 }

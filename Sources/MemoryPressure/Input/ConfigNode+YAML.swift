@@ -95,8 +95,7 @@ private struct YAMLComposer {
 
     /// Composes the node that starts with `event` (which this call deletes) and the events up
     /// to its end; returns it with the number of values it holds.
-    private mutating func composeNode(_ event: inout yaml_event_t, depth: Int) throws(InputError) -> (ConfigNode, Int)
-    {
+    private mutating func composeNode(_ event: inout yaml_event_t, depth: Int) throws(InputError) -> (ConfigNode, Int) {
         defer { yaml_event_delete(&event) }
         let (line, column) = Self.position(event.start_mark)
         func error(_ message: String) -> InputError {
@@ -230,7 +229,10 @@ private struct YAMLComposer {
             ("did not find expected node content", "expected a value"),
             ("found character that cannot start any token", "a character that cannot start a value (quote the value)"),
             ("found a tab character", "a tab in the indentation; indent with spaces"),
-            ("control characters are not allowed", "a control character; only tab, line feed and carriage return are allowed"),
+            (
+                "control characters are not allowed",
+                "a control character; only tab, line feed and carriage return are allowed"
+            ),
             ("invalid leading UTF-8 octet", "invalid UTF-8"),
             ("invalid trailing UTF-8 octet", "invalid UTF-8"),
             ("incomplete UTF-8 octet sequence", "invalid UTF-8"),
@@ -239,7 +241,10 @@ private struct YAMLComposer {
             ("found undefined tag handle", "an unknown tag (!…); remove it"),
             ("did not find URI escaped octet", "an invalid tag (!…); remove it"),
             ("found unexpected ':'", "an unexpected ':' (quote the value)"),
-            ("block sequence entries are not allowed", "a list item where a value was expected (check the indentation)"),
+            (
+                "block sequence entries are not allowed",
+                "a list item where a value was expected (check the indentation)"
+            ),
             ("Maximum nesting level", "nesting deeper than \(ConfigNode.maximumYAMLDepth) levels"),
             ("found duplicate %YAML directive", "a second %YAML directive"),
             ("found incompatible YAML document", "an unsupported %YAML version"),

@@ -49,9 +49,10 @@ enum SystemCalls {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { buffer in
-                String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // Read the name where it lies: a record can end before the 256 bytes `d_name` is
+            // declared with (copying the whole tuple read past the buffer under AddressSanitizer).
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -44,10 +44,12 @@ struct CompareCommand: AsyncParsableCommand {
 
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
     var seeds: Int = defaultSeeds
 
-    @Option(help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
     var firstSeed: UInt64 = 1
 
     @Option(
@@ -70,7 +72,8 @@ struct CompareCommand: AsyncParsableCommand {
             valueName: "file"))
     var svg: String?
 
-    @Option(help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

@@ -67,7 +67,8 @@ struct PolicyCommand: ParsableCommand {
                             "\(file): \(count) problem\(count == 1 ? "" : "s")\n" + error.description)
                     }
                     try StandardOutput.write(
-                        "\(file): ok (policy \(policy.name), \(policy.bands.count) band\(policy.bands.count == 1 ? "" : "s"))\n"
+                        "\(file.escapingControlCharacters()): ok (policy \(policy.name.escapingControlCharacters()), "
+                            + "\(policy.bands.count) band\(policy.bands.count == 1 ? "" : "s"))\n"
                     )
                 }
             }

@@ -24,7 +24,8 @@ struct ProfileCommand: ParsableCommand {
 
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: ArgumentHelp("How many seeds (users) to measure: 1...10000.", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("How many seeds (users) to measure: 1...10000.", valueName: "n"))
     var seeds: Int = 100
 
     @Option(help: "Output format: table or json.")

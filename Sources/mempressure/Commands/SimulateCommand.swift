@@ -33,7 +33,8 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOption
     @OptionGroup var workload: WorkloadOptions
 
-    @Option(help: ArgumentHelp("The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("With --usage-log: only this user of the log.", valueName: "id"))
@@ -57,6 +58,7 @@ struct SimulateCommand: ParsableCommand {
     var realMemory = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --real-memory: allocate 1/N of every simulated byte (default 16; 1 allocates every byte).",
             valueName: "N"))

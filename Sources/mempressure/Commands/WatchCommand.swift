@@ -73,10 +73,12 @@ struct WatchCommand: ParsableCommand {
     private func frame(_ ranking: LiveKillOrder, events: [Event], elapsed: Double) -> String {
         let engine = ranking.engine
         var out = String(format: "[%7.1fs] ", elapsed)
-        out += "policy \(engine.policy.name.escapingControlCharacters()): free \(engine.free.formatted) of \(engine.device.memory.formatted), "
+        out +=
+            "policy \(engine.policy.name.escapingControlCharacters()): free \(engine.free.formatted) of \(engine.device.memory.formatted), "
         out += "level \(engine.level.name)"
         if let stall = ranking.snapshot.pressure {
             out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
+            out += " (lmkd's default triggers: \(LMKDStallThresholds.defaults.level(of: stall).rawValue))"
         }
         out += "\n"
         if let own = ranking.snapshot.excludedProcessID {

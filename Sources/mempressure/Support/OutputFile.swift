@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -226,33 +227,40 @@ enum OutputFile {
 }
 
 /// The temporary file being written, removed by the SIGINT/SIGTERM handler if the run is
-/// interrupted before it is renamed. Only async-signal-safe calls happen in the handler.
+/// interrupted before it is renamed. The handler may run on any thread, so the path is published
+/// through an atomic; each path's C string is kept for the life of the process (a handler that
+/// read it just before it was replaced must not find it freed), one small string per file written.
 enum TemporaryFiles {
-    /// The temporary file's path as a C string, or nil.
-    nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>? = nil
-    nonisolated(unsafe) private static var installed = false
+    /// The address of the temporary file's path as a C string, or 0.
+    private static let current = Atomic<UInt>(0)
+
+    /// Installs the handlers, once.
+    private static let installHandlers: Void = {
+        signal(SIGINT, TemporaryFiles.handler)
+        signal(SIGTERM, TemporaryFiles.handler)
+    }()
 
     /// Records `path` as the temporary file in progress (and installs the handlers once).
     static func register(_ path: String) {
-        if !installed {
-            installed = true
-            signal(SIGINT, TemporaryFiles.handler)
-            signal(SIGTERM, TemporaryFiles.handler)
-        }
-        current = strdup(path)
+        _ = installHandlers
+        guard let copy = strdup(path) else { return }
+        current.store(UInt(bitPattern: copy), ordering: .releasing)
     }
 
     /// Forgets the temporary file (it was renamed or removed).
     static func unregister() {
-        let pointer = current
-        current = nil
-        free(pointer)
+        current.store(0, ordering: .releasing)
     }
 
-    /// Removes the temporary file, then dies of the signal as if no handler were installed.
+    /// Removes the temporary file, then dies of the signal as if no handler were installed. Only
+    /// async-signal-safe calls (an atomic load, unlink, signal, raise).
     private static let handler: @convention(c) (Int32) -> Void = { signal in
-        if let path = TemporaryFiles.current { unlink(path) }
+        let saved = errno
+        if let path = UnsafePointer<CChar>(bitPattern: TemporaryFiles.current.load(ordering: .acquiring)) {
+            unlink(path)
+        }
         Glibc.signal(signal, SIG_DFL)
+        errno = saved
         raise(signal)
     }
 }

@@ -11,15 +11,18 @@ struct WorkloadOptions: ParsableArguments {
     var workload: String = "phone"
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Override the number of apps in the shared catalogue (the tenants of a server): 1...1000000.",
             valueName: "n"))
     var apps: Int?
 
-    @Option(help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
     var hours: Double?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Refuse a workload whose samples could hold more actions than this: 1...1000000000.", valueName: "n"))
     var maxActions: Int = 5_000_000

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The options issue 10 added to compare, simulate and profile, and their errors.
+@Suite("compare, simulate and profile options")
+struct CompareOptionsTests {
+    @Test(
+        "bad combinations are usage errors (exit 64) that name the option",
+        arguments: [
+            (["compare", "--policies", "ios4,ios4"], "--policies names ios4 twice"),
+            (["compare", "--baseline", "nosuch"], "--baseline nosuch is not one of the policies compared"),
+            (["compare", "--trace", "a.jsonl", "--usage-log", "b.csv"], "--trace and --usage-log"),
+            (["compare", "--seeds", "10001"], "--seeds must be 1...10000"),
+            (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
+            (["simulate", "--user", "u1"], "--user needs --usage-log"),
+            (["profile", "--usage-log", "Examples/usage/sample.csv"], "--usage-log is not supported"),
+        ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try runMempressure(arguments)
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("a workload too large for --max-actions is refused before any work, saying how to raise the limit")
+    func workloadSizeGuard() throws {
+        let result = try runMempressure(["simulate", "--workload", "server", "--hours", "8760"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("above the limit of 5000000"), "\(result.standardError)")
+        #expect(result.standardError.contains("--max-actions"))
+        #expect(result.standardError.utf8.count < 1024)
+    }
+
+    @Test("an unknown workload name lists the built-in ones")
+    func unknownWorkload() throws {
+        let result = try runMempressure(["simulate", "--workload", "nosuch"])
+        #expect(result.status == 66)
+        #expect(result.standardError.contains("built-in workloads: phone, server"), "\(result.standardError)")
+    }
+
+    @Test("--baseline sets the paired section's reference; the oracle column and its gap row appear by default")
+    func baselineAndOracle() throws {
+        let result = try runMempressure(["compare", "--seeds", "5", "--baseline", "lru"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("paired differences: policy − lru on the same 5 samples"))
+        #expect(result.standardOutput.contains("oracle"))
+        #expect(result.standardOutput.contains("share of the gap in mean launch wait from lru to the oracle closed"))
+    }
+
+    @Test("--first-seed shifts the samples: seeds 3…4 of one run are seeds 3…4 of another")
+    func firstSeed() throws {
+        let shifted = try runMempressure(["compare", "--policies", "lru", "--first-seed", "3", "--seeds", "2", "--format", "json"])
+        let full = try runMempressure(["compare", "--policies", "lru", "--seeds", "4", "--format", "json"])
+        #expect(shifted.status == 0 && full.status == 0)
+        let runs = { (text: String) throws -> [[String: Any]] in
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let policies = try #require(document["policies"] as? [[String: Any]])
+            return try #require(policies.first?["runs"] as? [[String: Any]]).map { run in
+                run.filter { !["eventsPerSecond", "nanosecondsPerDecision"].contains($0.key) }
+            }
+        }
+        let a = try runs(shifted.standardOutput)
+        let b = Array(try runs(full.standardOutput).suffix(2))
+        #expect(a.map { NSDictionary(dictionary: $0) } == b.map { NSDictionary(dictionary: $0) })
+    }
+
+    @Test("profile measures the built-in user per day, in table and JSON")
+    func profile() throws {
+        let table = try runMempressure(["profile", "--seeds", "20"])
+        #expect(table.status == 0, "\(table.standardError)")
+        for figure in ["installed apps", "distinct apps a day", "opens a day", "hours in apps a day", "App Annie 2017"] {
+            #expect(table.standardOutput.contains(figure), "\(figure)")
+        }
+        let json = try runMempressure(["profile", "--seeds", "5", "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let distinct = try #require(document["distinctAppsPerDay"] as? [String: Any])
+        #expect((distinct["values"] as? [Double])?.count == 5)
+    }
+
+    @Test("simulate with a usage log runs every user as a sample; --user picks one")
+    func usageLogUsers() throws {
+        let all = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--format", "json"])
+        #expect(all.status == 0, "\(all.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])
+        #expect(document["samples"] as? [String] == ["u1", "u2"])
+        let one = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u2", "--format", "json"])
+        let single = try #require(try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
+        #expect(single["samples"] as? [String] == ["u2"])
+        let missing = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u9"])
+        #expect(missing.status == 64)
+        let traceOut = try runMempressure([
+            "simulate", "--usage-log", "Examples/usage/sample.csv", "--trace-out", "/tmp/never-written.jsonl",
+        ])
+        #expect(traceOut.status == 64)
+        #expect(traceOut.standardError.contains("pick one with --user"))
+    }
+}

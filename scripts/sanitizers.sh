@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer (release build) and ThreadSanitizer (debug build),
+# each in its own scratch folder so the package's normal build is left alone:
+#   scripts/sanitizers.sh [address|thread]   (default: both)
+# A sanitizer report fails the run. ProcessStatisticsTests are skipped: they check that malloc
+# is jemalloc's, and a sanitizer's allocator replaces it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+which="${1:-both}"
+if [ "$which" = address ] || [ "$which" = both ]; then
+    echo "== AddressSanitizer (release)"
+    # libjemalloc exports C++ operator new/delete; swiftc links ASan's runtime without its C++
+    # part, so new would go to jemalloc and delete to ASan ("bad-free"). Linking ASan's C++
+    # runtime into every executable, exported, keeps both halves in ASan.
+    runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
+    cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.asan_cxx-x86_64.a | head -n 1)"
+    flags=(-c release -Xswiftc -sanitize=address -Xswiftc -enable-testing --scratch-path .build-asan
+        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive
+        -Xlinker "--dynamic-list=$cxx.syms")
+    swift build "${flags[@]}"
+    ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test "${flags[@]}" --skip ProcessStatisticsTests
+fi
+if [ "$which" = thread ] || [ "$which" = both ]; then
+    echo "== ThreadSanitizer (debug)"
+    runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
+    cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.tsan_cxx-x86_64.a | head -n 1)"
+    TSAN_OPTIONS=halt_on_error=1 swift test -Xswiftc -sanitize=thread --scratch-path .build-tsan --skip ProcessStatisticsTests \
+        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms"
+fi
