@@ -52,13 +52,19 @@ struct SweepCommand: AsyncParsableCommand {
             "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
     var workload: String = "phone"
 
-    @Option(help: ArgumentHelp("Override the number of apps in the catalogue: 1...1000000.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Override the number of apps in the catalogue: 1...1000000.", valueName: "n"))
     var apps: Int?
 
-    @Option(help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
     var hours: Double?
 
-    @Option(help: ArgumentHelp("Refuse a workload whose samples could hold more actions than this.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Refuse a workload whose samples could hold more actions than this.", valueName: "n"))
     var maxActions: Int = 5_000_000
 
     @Option(
@@ -69,11 +75,13 @@ struct SweepCommand: AsyncParsableCommand {
     var usageLog: [String] = []
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How many seeds (generated samples): 1...10000. (default: 30, or the sweep file's)", valueName: "n"))
     var seeds: Int?
 
-    @Option(help: ArgumentHelp("The first seed (0...2^63). (default: 1)", valueName: "s"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The first seed (0...2^63). (default: 1)", valueName: "s"))
     var firstSeed: UInt64?
 
     @Option(
@@ -106,7 +114,9 @@ struct SweepCommand: AsyncParsableCommand {
             valueName: "name"))
     var xParameter: String?
 
-    @Option(help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
