@@ -6,8 +6,11 @@
 #
 # deploy/kubernetes/sweep-job.yaml runs this image as a Kubernetes Indexed Job, one shard a pod.
 
+# The toolchain the package is tested with (6.3); Package.swift needs at least 6.1.
+ARG SWIFT_VERSION=6.3
+
 # ---- build ----
-FROM swift:6.1-noble AS build
+FROM swift:${SWIFT_VERSION}-noble AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
     && apt-get -q install -y --no-install-recommends libjemalloc-dev pkg-config \
