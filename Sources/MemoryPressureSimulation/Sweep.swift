@@ -252,7 +252,11 @@ public struct Sweep: Sendable {
     /// are checked: each level is left above where it is entered, and a higher level is entered
     /// with less free memory.
     static func thresholdProblem(_ policy: Policy, usable: Bytes) -> String? {
-        var previous: (name: String, enter: Bytes)?
+        // Two plain variables rather than an optional tuple: the 6.3 optimizer crashes on the
+        // latter here ("Found ownership error") in release builds.
+        var previousName = ""
+        var previousEnter = Bytes.maximum
+        var hasPrevious = false
         let levels: [(String, LevelThreshold?)] = [
             ("warning", policy.thresholds.warning), ("urgent", policy.thresholds.urgent),
             ("critical", policy.thresholds.critical),
@@ -265,11 +269,13 @@ public struct Sweep: Sendable {
                 return "expected the \(name) level's clear (\(threshold.clear)) above its enter (\(threshold.enter)): "
                     + "a level is left only above where it is entered"
             }
-            if let previous, !(enter < previous.enter) {
+            if hasPrevious && !(enter < previousEnter) {
                 return "expected the \(name) level entered with less free memory (\(threshold.enter)) than the "
-                    + "\(previous.name) level (\(previous.enter.formatted))"
+                    + "\(previousName) level (\(previousEnter.formatted))"
             }
-            previous = (name, enter)
+            previousName = name
+            previousEnter = enter
+            hasPrevious = true
         }
         return nil
     }
