@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Installs what the package needs from Debian, only if it is missing:
 # - libjemalloc-dev: the CJemalloc system library (real per-app arenas);
-# - earlyoom: its --dryrun is the reference the earlyoom policy is checked against.
+# - earlyoom: its --dryrun is the reference the earlyoom policy is checked against;
+# - kubernetes-validate (PyPI): validates deploy/kubernetes/sweep-job.yaml offline in the tests
+#   (they skip that check, saying so, when it is absent).
 set -euo pipefail
+
+if ! command -v kubernetes-validate >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    echo "install-deps: installing kubernetes-validate (pip)" >&2
+    python3 -m pip install --quiet --user kubernetes-validate >/dev/null 2>&1 \
+        || python3 -m pip install --quiet --user --break-system-packages kubernetes-validate >/dev/null 2>&1 \
+        || echo "install-deps: could not install kubernetes-validate; the manifest test will be skipped" >&2
+fi
 
 missing=()
 pkg-config --exists jemalloc 2>/dev/null || missing+=(libjemalloc-dev)

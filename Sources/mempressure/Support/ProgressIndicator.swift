@@ -8,9 +8,13 @@ final class ProgressIndicator: @unchecked Sendable {
     private let lock = NSLock()
     private var shown = false
     private let enabled: Bool
+    private let showsTimeLeft: Bool
 
-    init(_ label: String) {
+    /// A bar labelled `label`; with `showsTimeLeft`, it also estimates the time left from the
+    /// rate so far.
+    init(_ label: String, showsTimeLeft: Bool = false) {
         self.label = label
+        self.showsTimeLeft = showsTimeLeft
         enabled = StandardError.isTerminal
     }
 
@@ -21,7 +25,12 @@ final class ProgressIndicator: @unchecked Sendable {
             let width = 30
             let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
             let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-            StandardError.write("\r\(label) [\(bar)] \(Int((fraction * 100).rounded()))%")
+            var line = "\r\(label) [\(bar)] \(Int((fraction * 100).rounded()))%"
+            if showsTimeLeft, fraction > 0 {
+                let left = Int((Date().timeIntervalSince(start) * (1 - fraction) / fraction).rounded())
+                line += left >= 60 ? ", about \(left / 60) min \(left % 60) s left  " : ", about \(left) s left  "
+            }
+            StandardError.write(line)
             shown = true
         }
     }
@@ -29,7 +38,7 @@ final class ProgressIndicator: @unchecked Sendable {
     /// Erases the bar.
     func finish() {
         lock.withLock {
-            if shown { StandardError.write("\r" + String(repeating: " ", count: label.count + 40) + "\r") }
+            if shown { StandardError.write("\r" + String(repeating: " ", count: label.count + 80) + "\r") }
             shown = false
         }
     }

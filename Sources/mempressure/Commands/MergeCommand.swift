@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import MemoryPressure
+import MemoryPressureSimulation
+
+/// `mempressure merge`: the parts of a sharded sweep, combined into what the unsharded run prints.
+struct MergeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the parts of a sharded sweep (sweep --shard i/n) into the sweep's report.",
+        discussion: """
+            Every part of the sweep must be given once, in any order: parts of another sweep \
+            (another fingerprint), a shard given twice or a missing shard are refused (exit 65). \
+            The output is byte for byte what the unsharded sweep prints in the same format.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The parts, as sweep --shard wrote them.", valueName: "part"))
+    var parts: [String] = []
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: SweepCommand.Format = .table
+
+    @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
+    var svg: String?
+
+    @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
+    var metric: String = "launchWait"
+
+    @Option(
+        name: .customLong("x"),
+        help: ArgumentHelp(
+            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
+            valueName: "name"))
+    var xParameter: String?
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if parts.isEmpty { throw ValidationError("expected at least one part") }
+        guard MetricDefinition.named(metric)?.isDeterministic == true else {
+            throw ValidationError(
+                "--metric \(metric): expected one of "
+                    + MetricDefinition.all.filter(\.isDeterministic).map(\.key).joined(separator: ", "))
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrorsAsync {
+            if let svg { try OutputFile.validate(svg, option: "--svg") }
+            if let output { try OutputFile.validate(output, option: "--output") }
+            var parsed: [(name: String, part: SweepPart)] = []
+            for path in parts {
+                let name = InputFile.displayName(path)
+                let text = try InputFile.read(path)
+                do throws(SweepError) {
+                    parsed.append((name, try SweepPart(parsing: text, name: name)))
+                } catch {
+                    throw CLIError.malformed(error.message)
+                }
+            }
+            let result: SweepResult
+            do throws(SweepError) { result = try SweepResult(merging: parsed) } catch {
+                throw CLIError.malformed(error.message)
+            }
+            let grid = result.definition.parameters
+            var parameter = grid.firstIndex { $0.values.count > 1 } ?? (grid.isEmpty ? nil : 0)
+            if let xParameter {
+                guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
+                    throw CLIError.usage(
+                        "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))"
+                    )
+                }
+                parameter = index
+            }
+            try SweepCommand.render(
+                result, format: format, svg: svg, metric: metric, parameter: parameter, output: output)
+        }
+    }
+}

@@ -1,0 +1,409 @@
+import ArgumentParser
+import Foundation
+import MemoryPressure
+import MemoryPressureSimulation
+
+/// `mempressure sweep`: policies × parameters × samples, in one run or in shards merged later.
+struct SweepCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run policies over a grid of parameters (memory, thresholds, workload) on the same samples.",
+        discussion: """
+            The grid is every combination of the values of --param NAME=v1,v2,… (repeatable) or of \
+            the parameters of a sweep file (--sweep FILE); each cell is a compare at those values: \
+            every deterministic metric's mean with its 95 % interval and the paired differences \
+            against the baseline. Wall-clock figures are left out, so results are byte-identical \
+            however they are computed.
+
+            --shard i/n runs the i-th of n slices of the work and writes a part (to standard output \
+            or --output); `mempressure merge` of all n parts prints what the unsharded run prints.
+
+            Parameters: \(SweepParameter.supported.map(\.name).joined(separator: ", ")). With \
+            --usage-log only memory, reserved and policy.* apply.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv
+    }
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Policies, comma-separated names or files; oracle is the clairvoyant reference. (default: every shipped policy and oracle)",
+            valueName: "a,b,…"))
+    var policies: [String] = []
+
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "A swept parameter and its values, such as memory=256MiB,512MiB,1GiB (repeatable).",
+            valueName: "name=v1,v2,…"))
+    var parameters: [String] = []
+
+    @Option(
+        name: .customLong("sweep"),
+        help: ArgumentHelp(
+            "A sweep file (YAML): parameters, and optionally policies, seeds, baseline.", valueName: "file"))
+    var sweepFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
+    var workload: String = "phone"
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Override the number of apps in the catalogue: 1...1000000.", valueName: "n"))
+    var apps: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
+    var hours: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Refuse a workload whose samples could hold more actions than this.", valueName: "n"))
+    var maxActions: Int = 5_000_000
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Real app-usage logs (files or directories of them; CSV/TSV as compare reads): each user of each file is one sample.",
+            valueName: "path"))
+    var usageLog: [String] = []
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How many seeds (generated samples): 1...10000. (default: 30, or the sweep file's)", valueName: "n"))
+    var seeds: Int?
+
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The first seed (0...2^63). (default: 1)", valueName: "s"))
+    var firstSeed: UInt64?
+
+    @Option(
+        help: ArgumentHelp(
+            "The baseline of the paired differences. (default: in each cell, the real killer with the lowest mean launch wait)",
+            valueName: "name"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Run only slice i of n and write a part for `mempressure merge`.", valueName: "i/n"))
+    var shard: String?
+
+    @Option(
+        help: ArgumentHelp("Write the part (or the report) to this file instead of standard output.", valueName: "file")
+    )
+    var output: String?
+
+    @Option(help: "Output format: table, json or csv (default: table; a shard writes a part).")
+    var format: Format?
+
+    @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
+    var svg: String?
+
+    @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
+    var metric: String = "launchWait"
+
+    @Option(
+        name: .customLong("x"),
+        help: ArgumentHelp(
+            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
+            valueName: "name"))
+    var xParameter: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        if let firstSeed, firstSeed > UInt64(Int64.max) {
+            throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
+        }
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
+        if let hours, !(hours > 0 && hours <= 24 * 365) {
+            throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
+        }
+        if maxActions < 1 || maxActions > 1_000_000_000 {
+            throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
+        }
+        if shard != nil && svg != nil {
+            throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
+        }
+        if shard != nil && format != nil {
+            throw ValidationError(
+                "--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
+        }
+        if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
+            throw ValidationError("--usage-log and --seeds both give the samples: choose one")
+        }
+        guard MetricDefinition.named(metric)?.isDeterministic == true else {
+            throw ValidationError(
+                "--metric \(metric): expected one of "
+                    + MetricDefinition.all.filter(\.isDeterministic).map(\.key).joined(separator: ", "))
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrorsAsync {
+            let shard =
+                try shard.map { text in
+                    do throws(SweepError) { return try SweepShard(parsing: text) } catch {
+                        throw CLIError.usage(error.message)
+                    }
+                } ?? .whole
+            let file = try sweepFile.map { path in
+                let text = try InputFile.read(path)
+                do throws(InputError) {
+                    return try SweepFile(yaml: text, file: InputFile.displayName(path))
+                } catch {
+                    throw CLIError.malformed(error.description)
+                }
+            }
+            var grid = file?.parameters ?? []
+            for text in parameters {
+                do throws(SweepError) { grid.append(try SweepParameter(parsing: text)) } catch {
+                    throw CLIError.usage(error.message)
+                }
+            }
+            var inputs = ["version=\(MemoryPressureVersion.current)"]
+            if let sweepFile { inputs.append("sweep=\(SweepDefinition.digest(try InputFile.read(sweepFile)))") }
+            let names = policyNames.isEmpty ? (file?.policies ?? CompareCommand.defaultPolicies) : policyNames
+            let chosen = try names.map(PolicyOption.load)
+            for name in names where !Policy.shippedNames.contains(name) && name != Oracle.name {
+                inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(name)))")
+            }
+            if let duplicate = Dictionary(grouping: chosen.map(\.name), by: { $0 }).first(where: { $0.value.count > 1 }
+            )?.key {
+                throw CLIError.usage("two of the policies swept are named \(duplicate): every policy is one column")
+            }
+            let resolved = try resolveWorkload(inputs: &inputs)
+            if let svg { try OutputFile.validate(svg, option: "--svg") }
+            if let output { try OutputFile.validate(output, option: "--output") }
+            let chartParameter = try chartParameterIndex(grid)
+            let baselineName = baseline ?? file?.baseline
+            let sweep: Sweep
+            do {
+                if usageLog.isEmpty {
+                    let count = seeds ?? file?.seeds ?? CompareCommand.defaultSeeds
+                    let first = firstSeed ?? file?.firstSeed ?? 1
+                    sweep = try Sweep(
+                        workload: resolved, policies: chosen, parameters: grid,
+                        seeds: (0..<UInt64(count)).map { first + $0 }, baseline: baselineName,
+                        inputs: inputs.joined(separator: ";"))
+                } else {
+                    if let workloadParameter = grid.first(where: { $0.kind == .workload }) {
+                        throw SweepError(
+                            "parameter \(workloadParameter.name) changes generated samples; with --usage-log only "
+                                + "memory, reserved and policy.* parameters apply")
+                    }
+                    sweep = try usageLogSweep(
+                        workload: resolved, policies: chosen, grid: grid, baseline: baselineName, shard: shard,
+                        inputs: inputs)
+                }
+            } catch let error as SweepError {
+                throw error.isUsage ? CLIError.usage(error.message) : CLIError.malformed(error.message)
+            }
+            if usageLog.isEmpty {
+                for cell in 0..<sweep.definition.cellCount {
+                    try checkSize(of: sweep.configuration(ofCell: cell).workload)
+                }
+            }
+            let progress = ProgressIndicator(
+                shard == .whole ? "sweeping" : "sweeping shard \(shard)", showsTimeLeft: true)
+            let part = try await sweep.run(shard: shard, parallelism: jobs) { done, total in
+                progress.update(Double(done) / Double(total))
+            }
+            progress.finish()
+            if self.shard != nil {
+                try write(part.text)
+                return
+            }
+            let result: SweepResult
+            do throws(SweepError) { result = try SweepResult(part) } catch { throw CLIError.malformed(error.message) }
+            try Self.render(
+                result, format: format ?? .table, svg: svg, metric: metric, parameter: chartParameter, output: output)
+        }
+    }
+
+    /// Writes a report of `result` in `format` (to `output` or standard output), and the chart to `svg`.
+    static func render(
+        _ result: SweepResult, format: Format, svg: String?, metric: String, parameter: Int?, output: String?
+    ) throws {
+        let report = SweepReport(result)
+        if let svg {
+            guard let parameter else {
+                throw CLIError.usage("--svg draws a metric against a swept parameter: give at least one --param")
+            }
+            try OutputFile.write(
+                SweepChart(result: result, metric: metric, parameter: parameter).svg, to: svg, option: "--svg")
+        }
+        let text: String
+        switch format {
+        case .table: text = report.table
+        case .json: text = report.json
+        case .csv: text = report.csv
+        }
+        if let output {
+            try OutputFile.write(text, to: output, option: "--output")
+        } else {
+            try StandardOutput.write(text)
+        }
+    }
+
+    private func write(_ text: String) throws {
+        if let output {
+            try OutputFile.write(text, to: output, option: "--output")
+        } else {
+            try StandardOutput.write(text)
+        }
+    }
+
+    /// The policy names or files given on the command line.
+    private var policyNames: [String] {
+        policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+    }
+
+    /// The chart's parameter: --x, or the first with several values, or the first.
+    private func chartParameterIndex(_ grid: [SweepParameter]) throws -> Int? {
+        if let xParameter {
+            guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
+                throw CLIError.usage(
+                    "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))")
+            }
+            return index
+        }
+        return grid.firstIndex { $0.values.count > 1 } ?? (grid.isEmpty ? nil : 0)
+    }
+
+    /// The workload named by --workload with --apps and --hours applied; its inputs are noted.
+    private func resolveWorkload(inputs: inout [String]) throws -> Workload {
+        var resolved: Workload
+        if let builtIn = Workload.builtIn[workload] {
+            resolved = builtIn
+            inputs.append("workload=\(workload)")
+        } else {
+            let text = try InputFile.read(workload)
+            inputs.append("workload=\(SweepDefinition.digest(text))")
+            do throws(InputError) {
+                resolved = try Workload(yaml: text, file: InputFile.displayName(workload))
+            } catch {
+                throw CLIError.malformed(error.description)
+            }
+        }
+        if let apps {
+            resolved.apps = apps
+            resolved.preload = min(resolved.preload, apps)
+            inputs.append("apps=\(apps)")
+        }
+        if let hours {
+            resolved.hours = hours
+            inputs.append("hours=\(hours)")
+        }
+        return resolved
+    }
+
+    /// Refuses a cell's workload whose samples could exceed --max-actions.
+    private func checkSize(of workload: Workload) throws {
+        let estimate = workload.estimatedActionsPerSample
+        guard estimate <= Double(maxActions) else {
+            let shown = estimate < 1e15 ? String(Int64(estimate)) : String(format: "%.3g", estimate)
+            throw CLIError.usage(
+                "workload \(workload.name): a sample could hold about \(shown) actions, above the limit of "
+                    + "\(maxActions); lower hours or rates, or raise --max-actions")
+        }
+    }
+
+    /// The usage-log files --usage-log names: files as given, directories' regular files (not
+    /// hidden) in name order, recursively.
+    static func usageLogFiles(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CLIError.notFound("\(InputFile.displayName(path)): no such file or directory")
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            guard let enumerator = manager.enumerator(atPath: path) else {
+                throw CLIError.notFound("\(InputFile.displayName(path)): the directory cannot be read")
+            }
+            var found: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                let full = (path as NSString).appendingPathComponent(relative)
+                var nested: ObjCBool = false
+                if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                if manager.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { found.append(full) }
+            }
+            guard !found.isEmpty else {
+                throw CLIError.notFound("\(InputFile.displayName(path)): no usage logs in the directory")
+            }
+            files += found.sorted()
+        }
+        return files
+    }
+
+    /// A sweep over the users of the usage logs, read in two passes of one file at a time: the
+    /// first learns every file's users (their traces are dropped), the second reads again only
+    /// the files that hold this shard's users and keeps only their traces. Memory holds one file
+    /// and the shard's own traces, whatever the size of the fleet.
+    private func usageLogSweep(
+        workload: Workload, policies: [Policy], grid: [SweepParameter], baseline: String?, shard: SweepShard,
+        inputs: [String]
+    ) throws -> Sweep {
+        let files = try Self.usageLogFiles(usageLog)
+        func users(of file: String) throws -> (users: [UsageLogImport.UserTrace], digest: String) {
+            let text = try InputFile.read(file)
+            let parsed: [UsageLogImport.UserTrace]
+            do throws(InputError) {
+                parsed = try UsageLogImport.parse(text, file: InputFile.displayName(file), workload: workload)
+            } catch {
+                throw CLIError.malformed(error.description)
+            }
+            guard !parsed.isEmpty else {
+                throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header")
+            }
+            return (parsed, SweepDefinition.digest(text))
+        }
+        // First pass: every file's users, one file in memory at a time; the traces are dropped.
+        var labels: [String] = []
+        var digests: [String] = []
+        var firstSample: [Int] = []
+        for file in files {
+            let (parsed, digest) = try users(of: file)
+            digests.append(digest)
+            firstSample.append(labels.count)
+            let name = (file as NSString).lastPathComponent
+            labels += parsed.map { files.count == 1 ? $0.user : "\(name):\($0.user)" }
+        }
+        firstSample.append(labels.count)
+        // The samples this shard runs, known once the labels are.
+        let needed = SweepDefinition(
+            workload: workload.name, device: workload.device, policies: policies.map(\.name),
+            realKillers: policies.map(Comparison.isRealKiller), parameters: grid, samples: labels, baseline: nil,
+            inputs: ""
+        ).samples(of: shard)
+        // Second pass: only the files that hold this shard's users, keeping only their traces.
+        var traces: [Int: Trace] = [:]
+        for (position, file) in files.enumerated()
+        where firstSample[position] < needed.upperBound && firstSample[position + 1] > needed.lowerBound {
+            for (offset, user) in try users(of: file).users.enumerated()
+            where needed.contains(firstSample[position] + offset) {
+                traces[firstSample[position] + offset] = user.trace
+            }
+        }
+        let kept = traces
+        return try Sweep(
+            workload: workload, policies: policies, parameters: grid, samples: labels, baseline: baseline,
+            inputs: (inputs + ["usageLogs=" + digests.joined(separator: ",")]).joined(separator: ";")
+        ) { _, sample in kept[sample]! }
+    }
+}
