@@ -154,20 +154,14 @@ struct ComparisonReport {
             item += "\"metrics\":{"
             item += metrics.indices.map { position in
                 let interval = intervals[position][index]
-                return "\"\(metrics[position].key)\":{\"mean\":\(Self.number(interval.mean)),"
-                    + "\"low\":\(Self.number(interval.low)),\"high\":\(Self.number(interval.high)),"
-                    + "\"best\":\(bests[position] == index)}"
+                return "\"\(metrics[position].key)\":" + Self.json(interval, best: bests[position] == index)
             }.joined(separator: ",")
             item += "}"
             if index != baseline {
                 item += ",\"paired\":{"
                 item += metrics.indices.compactMap { position -> String? in
                     guard let difference = differences[position][index] else { return nil }
-                    return "\"\(metrics[position].key)\":{\"difference\":\(Self.number(difference.mean)),"
-                        + "\"low\":\(Self.number(difference.low)),\"high\":\(Self.number(difference.high)),"
-                        + "\"p\":\(Self.probability(difference.p)),\"adjustedP\":\(Self.probability(difference.adjustedP)),"
-                        + "\"method\":\"\(difference.method.rawValue)\",\"resolved\":\(difference.isResolved),"
-                        + "\"verdict\":\"\(Self.verdict(difference, for: metrics[position]))\"}"
+                    return "\"\(metrics[position].key)\":" + Self.json(difference, for: metrics[position])
                 }.joined(separator: ",")
                 item += "}"
             }
@@ -220,6 +214,21 @@ struct ComparisonReport {
             }
         }
         return out
+    }
+
+    /// `{"mean":…,"low":…,"high":…,"best":…}`: one metric of one policy, in compare's and sweep's JSON.
+    static func json(_ interval: MeanInterval, best: Bool) -> String {
+        "{\"mean\":\(number(interval.mean)),\"low\":\(number(interval.low)),\"high\":\(number(interval.high)),"
+            + "\"best\":\(best)}"
+    }
+
+    /// `{"difference":…,"low":…,"high":…,"p":…,"adjustedP":…,"method":…,"resolved":…,"verdict":…}`:
+    /// one paired difference against the baseline, in compare's and sweep's JSON.
+    static func json(_ difference: PairedDifference, for metric: MetricDefinition) -> String {
+        "{\"difference\":\(number(difference.mean)),\"low\":\(number(difference.low)),"
+            + "\"high\":\(number(difference.high)),\"p\":\(probability(difference.p)),"
+            + "\"adjustedP\":\(probability(difference.adjustedP)),\"method\":\"\(difference.method.rawValue)\","
+            + "\"resolved\":\(difference.isResolved),\"verdict\":\"\(verdict(difference, for: metric))\"}"
     }
 
     /// A JSON number: integers without a decimal point, others with up to 3 decimals.

@@ -20,7 +20,6 @@ struct SweepReport {
     var json: String {
         let metrics = definition.metricDefinitions
         let number = ComparisonReport.number
-        let probability = ComparisonReport.probability
         var out = "{\"workload\":\(Event.json(definition.workload)),\"fingerprint\":\"\(definition.fingerprint)\","
         out += "\"confidence\":\(Statistics.confidence),"
         out += "\"policies\":[\(definition.policies.map { Event.json($0) }.joined(separator: ","))],"
@@ -51,20 +50,16 @@ struct SweepReport {
                 entry += "\"metrics\":{"
                 entry += metrics.indices.map { position in
                     let interval = intervals[position][policy]
-                    return "\"\(metrics[position].key)\":{\"mean\":\(number(interval.mean)),"
-                        + "\"low\":\(number(interval.low)),\"high\":\(number(interval.high)),"
-                        + "\"best\":\(bests[position] == policy)}"
+                    return "\"\(metrics[position].key)\":"
+                        + ComparisonReport.json(interval, best: bests[position] == policy)
                 }.joined(separator: ",")
                 entry += "}"
                 if policy != baseline {
                     entry += ",\"paired\":{"
                     entry += metrics.indices.compactMap { position -> String? in
                         guard let difference = differences[position][policy] else { return nil }
-                        return "\"\(metrics[position].key)\":{\"difference\":\(number(difference.mean)),"
-                            + "\"low\":\(number(difference.low)),\"high\":\(number(difference.high)),"
-                            + "\"p\":\(probability(difference.p)),\"adjustedP\":\(probability(difference.adjustedP)),"
-                            + "\"method\":\"\(difference.method.rawValue)\",\"resolved\":\(difference.isResolved),"
-                            + "\"verdict\":\"\(ComparisonReport.verdict(difference, for: metrics[position]))\"}"
+                        return "\"\(metrics[position].key)\":"
+                            + ComparisonReport.json(difference, for: metrics[position])
                     }.joined(separator: ",")
                     entry += "}"
                 }
