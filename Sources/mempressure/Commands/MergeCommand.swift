@@ -21,34 +21,18 @@ struct MergeCommand: AsyncParsableCommand {
     @Option(help: "Output format: table, json or csv.")
     var format: SweepCommand.Format = .table
 
-    @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
-    var svg: String?
-
-    @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
-    var metric: String = "launchWait"
-
-    @Option(
-        name: .customLong("x"),
-        help: ArgumentHelp(
-            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
-            valueName: "name"))
-    var xParameter: String?
+    @OptionGroup var chart: SweepChartOptions
 
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {
         if parts.isEmpty { throw ValidationError("expected at least one part") }
-        guard MetricDefinition.named(metric)?.isDeterministic == true else {
-            throw ValidationError(
-                "--metric \(metric): expected one of "
-                    + MetricDefinition.all.filter(\.isDeterministic).map(\.key).joined(separator: ", "))
-        }
     }
 
     func run() async throws {
         try await reportingErrorsAsync {
-            if let svg { try OutputFile.validate(svg, option: "--svg") }
+            if let svg = chart.svg { try OutputFile.validate(svg, option: "--svg") }
             if let output { try OutputFile.validate(output, option: "--output") }
             var parsed: [(name: String, part: SweepPart)] = []
             for path in parts {
@@ -65,17 +49,9 @@ struct MergeCommand: AsyncParsableCommand {
                 throw CLIError.malformed(error.message)
             }
             let grid = result.definition.parameters
-            var parameter = grid.firstIndex { $0.values.count > 1 } ?? (grid.isEmpty ? nil : 0)
-            if let xParameter {
-                guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
-                    throw CLIError.usage(
-                        "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))"
-                    )
-                }
-                parameter = index
-            }
+            let parameter = try chart.parameterIndex(grid)
             try SweepCommand.render(
-                result, format: format, svg: svg, metric: metric, parameter: parameter, output: output)
+                result, format: format, svg: chart.svg, metric: chart.metric, parameter: parameter, output: output)
         }
     }
 }

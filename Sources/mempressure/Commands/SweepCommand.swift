@@ -101,18 +101,7 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(help: "Output format: table, json or csv (default: table; a shard writes a part).")
     var format: Format?
 
-    @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
-    var svg: String?
-
-    @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
-    var metric: String = "launchWait"
-
-    @Option(
-        name: .customLong("x"),
-        help: ArgumentHelp(
-            "The swept parameter on the chart's horizontal axis. (default: the first with several values)",
-            valueName: "name"))
-    var xParameter: String?
+    @OptionGroup var chart: SweepChartOptions
 
     @Option(
         parsing: .unconditional,
@@ -132,7 +121,7 @@ struct SweepCommand: AsyncParsableCommand {
         if maxActions < 1 || maxActions > 1_000_000_000 {
             throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
         }
-        if shard != nil && svg != nil {
+        if shard != nil && chart.svg != nil {
             throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
         }
         if shard != nil && format != nil {
@@ -141,11 +130,6 @@ struct SweepCommand: AsyncParsableCommand {
         }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
             throw ValidationError("--usage-log and --seeds both give the samples: choose one")
-        }
-        guard MetricDefinition.named(metric)?.isDeterministic == true else {
-            throw ValidationError(
-                "--metric \(metric): expected one of "
-                    + MetricDefinition.all.filter(\.isDeterministic).map(\.key).joined(separator: ", "))
         }
     }
 
@@ -183,9 +167,9 @@ struct SweepCommand: AsyncParsableCommand {
                 throw CLIError.usage("two of the policies swept are named \(duplicate): every policy is one column")
             }
             let resolved = try resolveWorkload(inputs: &inputs)
-            if let svg { try OutputFile.validate(svg, option: "--svg") }
+            if let svg = chart.svg { try OutputFile.validate(svg, option: "--svg") }
             if let output { try OutputFile.validate(output, option: "--output") }
-            let chartParameter = try chartParameterIndex(grid)
+            let chartParameter = try chart.parameterIndex(grid)
             let baselineName = baseline ?? file?.baseline
             let sweep: Sweep
             do {
@@ -227,7 +211,8 @@ struct SweepCommand: AsyncParsableCommand {
             let result: SweepResult
             do throws(SweepError) { result = try SweepResult(part) } catch { throw CLIError.malformed(error.message) }
             try Self.render(
-                result, format: format ?? .table, svg: svg, metric: metric, parameter: chartParameter, output: output)
+                result, format: format ?? .table, svg: chart.svg, metric: chart.metric, parameter: chartParameter,
+                output: output)
         }
     }
 
@@ -267,18 +252,6 @@ struct SweepCommand: AsyncParsableCommand {
     /// The policy names or files given on the command line.
     private var policyNames: [String] {
         policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
-    }
-
-    /// The chart's parameter: --x, or the first with several values, or the first.
-    private func chartParameterIndex(_ grid: [SweepParameter]) throws -> Int? {
-        if let xParameter {
-            guard let index = grid.firstIndex(where: { $0.name == xParameter }) else {
-                throw CLIError.usage(
-                    "--x \(xParameter) is not a swept parameter; swept: \(grid.map(\.name).joined(separator: ", "))")
-            }
-            return index
-        }
-        return grid.firstIndex { $0.values.count > 1 } ?? (grid.isEmpty ? nil : 0)
     }
 
     /// The workload named by --workload with --apps and --hours applied; its inputs are noted.
