@@ -76,6 +76,8 @@ struct AppFlags: OptionSet {
     static let hasLimit = AppFlags(rawValue: 4)
     /// It is over the limit of its state, so it is killed first.
     static let isOverLimit = AppFlags(rawValue: 8)
+    /// The slot's record was reclaimed (``PressureEngine/retainsEndedApps``): it holds no app.
+    static let isReclaimed = AppFlags(rawValue: 16)
 }
 
 /// What only some apps have: view controllers, coalesced notifications, a background task,

@@ -40,6 +40,12 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A footprint would pass ``PressureEngine/maximumFootprint`` for one app, or the sum of
     /// every footprint ``PressureEngine/maximumTotalFootprint``; the text says which.
     case sizeLimit(AppID, String)
+    /// The action took effect, but mutations that its callbacks requested (deferred until it
+    /// finished, see ``PressureEngine/isMutating``) failed; each failed one changed nothing.
+    case deferredActionsFailed([DeferredActionFailure])
+    /// An ``AppReference`` whose app's record was reclaimed (``PressureEngine/forget(_:)``, or
+    /// ``PressureEngine/retainsEndedApps`` off): its slot may now hold another app.
+    case staleReference(AppReference)
 
     /// What went wrong and what was expected.
     public var description: String {
@@ -68,6 +74,11 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(app) uses background modes [\(used.modes.map(\.rawValue).joined(separator: ", "))] but declared "
                 + "only [\(declared.modes.map(\.rawValue).joined(separator: ", "))]"
         case .sizeLimit(let app, let what): "\(app): \(what)"
+        case .deferredActionsFailed(let failures):
+            "the action took effect, but \(failures.count) action(s) deferred by its callbacks failed:\n"
+                + failures.map { "  \($0.description)" }.joined(separator: "\n")
+        case .staleReference(let reference):
+            "stale app reference (slot \(reference.index), generation \(reference.generation)): the app's record was reclaimed"
         }
     }
 }

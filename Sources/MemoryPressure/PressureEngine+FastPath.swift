@@ -2,11 +2,16 @@
 // a reference to an app skips the id lookup, so a footprint change costs the books, one kill-key
 // update and the pressure check.
 
-/// A cheap, stable reference to an app the engine knows, valid for the engine's lifetime (across
-/// kills and relaunches of the app).
+/// A cheap, stable reference to an app the engine knows, valid while the engine holds the app's
+/// record: across kills and relaunches of the app, until the record is reclaimed
+/// (``PressureEngine/forget(_:)``, or ``PressureEngine/retainsEndedApps`` off). A reference to a
+/// reclaimed record is stale: the engine detects it by the slot's generation.
 public struct AppReference: Hashable, Sendable {
-    /// The app's index in the engine (the order in which apps first appeared).
+    /// The app's slot in the engine (the order in which apps first appeared, while no record
+    /// has been reclaimed).
     public let index: Int
+    /// The slot's generation when the reference was made.
+    public let generation: UInt32
 }
 
 extension PressureEngine {
@@ -14,28 +19,60 @@ extension PressureEngine {
     ///
     /// - Complexity: O(1) (one hash of the id)
     public func reference(to app: AppID) -> AppReference? {
-        indexByID[app].map { AppReference(index: Int($0)) }
+        indexByID[app].map { AppReference(index: Int($0), generation: generations[Int($0)]) }
     }
 
-    /// The id of the app `reference` refers to.
-    public func id(of reference: AppReference) -> AppID { apps[reference.index].id }
+    /// The id of the app `reference` refers to, or `nil` if the reference is stale.
+    ///
+    /// - Complexity: O(1)
+    public func id(of reference: AppReference) -> AppID? {
+        isCurrent(reference) ? apps[reference.index].id : nil
+    }
+
+    /// Whether `reference` still refers to the app it was made for.
+    ///
+    /// - Complexity: O(1)
+    @inline(__always)
+    public func isCurrent(_ reference: AppReference) -> Bool {
+        reference.index >= 0 && reference.index < generations.count
+            && generations[reference.index] == reference.generation
+    }
 
     /// Changes the footprint of the app `reference` refers to by `delta` bytes (positive: it
     /// allocated; negative: it freed) at `time`, then re-evaluates pressure, exactly as applying
     /// ``Action/allocate(app:bytes:purgeable:)`` or ``Action/free(app:bytes:purgeable:)`` does.
     ///
-    /// - Throws: ``EngineError/notRunning(_:)`` if the app is not executing,
+    /// Called from inside a callback (``PressureEngine/isMutating``), the change is deferred as an
+    /// `allocate` or `free` action until the current mutation has finished.
+    ///
+    /// - Throws: ``EngineError/staleReference(_:)`` if the app's record was reclaimed,
+    ///   ``EngineError/notRunning(_:)`` if the app is not executing,
     ///   ``EngineError/freesMoreThanHeld(_:requested:held:)``, or
     ///   ``EngineError/timeWentBackwards(now:given:)``; nothing changes then.
+    ///   ``EngineError/deferredActionsFailed(_:)`` if the change took effect but actions deferred
+    ///   by the callbacks it caused failed.
     /// - Complexity: O(log n) for the kill-queue update, plus the pressure response if a level changes.
     public func changeFootprint(
         of reference: AppReference, by delta: Bytes, purgeable: Bool = false, at time: Double
     ) throws(EngineError) {
+        guard isCurrent(reference) else { throw .staleReference(reference) }
+        if mutationDepth > 0 {
+            let id = apps[reference.index].id
+            let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
+            deferAction(
+                delta.value >= 0
+                    ? .allocate(app: id, bytes: bytes, purgeable: purgeable)
+                    : .free(app: id, bytes: bytes, purgeable: purgeable),
+                at: time)
+            return
+        }
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
-        if let next = taskQueue.max, -next.priority <= time { expireBackgroundTasks(through: time) }
+        if let next = taskQueue.max, -next.priority <= time {
+            try mutate { () throws(EngineError) in expireBackgroundTasks(through: time) }
+        }
         try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
         now = time
-        if needsPressureEvaluation { evaluatePressure() }
+        if needsPressureEvaluation { try mutate { () throws(EngineError) in evaluatePressure() } }
     }
 
     /// The footprint change shared by actions and references; checks before it changes anything.

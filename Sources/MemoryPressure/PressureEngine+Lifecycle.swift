@@ -13,9 +13,24 @@ extension PressureEngine {
     /// impossible (resuming an app that is not running, launching one twice…) it throws and
     /// changes nothing beyond those expiries.
     ///
+    /// - Throws: an ``EngineError`` naming why the action is impossible, or
+    ///   ``EngineError/deferredActionsFailed(_:)`` if the action took effect but actions its
+    ///   callbacks deferred failed.
     /// - Complexity: O(log n) for lifecycle and memory changes; O(n) when a level is entered
     ///   (every running app is warned) plus O(k log n) for k kills.
+    /// Called from inside a callback (``isMutating``), the action is deferred: it is applied
+    /// after the current mutation has finished, and this call returns at once (see
+    /// `PressureEngine+Reentrancy.swift`).
     public func apply(_ action: Action, at time: Double) throws(EngineError) {
+        if mutationDepth > 0 {
+            deferAction(action, at: time)
+            return
+        }
+        try mutate { () throws(EngineError) in try applyNow(action, at: time) }
+    }
+
+    /// Applies `action` now: the body of ``apply(_:at:)`` inside a mutation.
+    func applyNow(_ action: Action, at time: Double) throws(EngineError) {
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
         expireBackgroundTasks(through: time)
         let afterExpiries = now
@@ -128,7 +143,7 @@ extension PressureEngine {
         if let existing, existing == foreground { throw .alreadyForeground(launch.id) }
         let isCold = existing.map { !apps[$0].state.isResident } ?? true
         if isCold { try validate(launch) }
-        if existing == nil && apps.count >= Self.maximumApps { throw .tooManyApps(limit: Self.maximumApps) }
+        if existing == nil && !hasRoomForApp { throw .tooManyApps(limit: Self.maximumApps) }
         isInterrupted = false
         if let current = foreground { leaveForeground(current) }
         let index: Int
@@ -150,14 +165,6 @@ extension PressureEngine {
         guard parts <= launch.footprint.value else {
             throw .footprintTooSmall(launch.id, footprint: launch.footprint, viewsAndCaches: Bytes(parts))
         }
-    }
-
-    /// Adds a new app record for `id` and returns its index.
-    func register(_ id: AppID) throws(EngineError) -> Int {
-        guard apps.count < Self.maximumApps else { throw .tooManyApps(limit: Self.maximumApps) }
-        apps.append(AppRecord(id: id))
-        indexByID[id] = Int32(apps.count - 1)
-        return apps.count - 1
     }
 
     /// Sets the static attributes of app `index` from its launch and classifies it for the policy:
@@ -267,8 +274,41 @@ extension PressureEngine {
             return
         }
         setState(index, .background)
+        let queued = deferredWork.count
         callback(index, .didEnterBackground)
+        if deferredWork.count > queued { applyBackgroundRequests(of: index, queuedAfter: queued) }
         suspendIfIdle(index)
+    }
+
+    /// Applies at once what app `index`'s `didEnterBackground` handler asked for itself —
+    /// `beginBackgroundTask` and `useBackgroundModes` — instead of deferring it to the end of the
+    /// mutation: on iOS a handler asks for more background time there, before the system suspends
+    /// the app ("Extending your app's background execution time", Apple developer documentation:
+    /// call `beginBackgroundTask(withName:expirationHandler:)` from `applicationDidEnterBackground(_:)`).
+    /// Other deferred work stays queued. A request that fails joins the deferred failures.
+    private func applyBackgroundRequests(of index: Int, queuedAfter start: Int) {
+        let id = apps[index].id
+        var kept: [DeferredWork] = []
+        for work in deferredWork[start...] {
+            guard let action = work.action, Self.isBackgroundRequest(action, of: id) else {
+                kept.append(work)
+                continue
+            }
+            do throws(EngineError) {
+                try perform(action)
+            } catch {
+                kept.append(DeferredWork(action: action, time: work.time) { _ throws(EngineError) in throw error })
+            }
+        }
+        deferredWork.replaceSubrange(start..., with: kept)
+    }
+
+    /// Whether `action` is app `id` asking for background execution time for itself.
+    private static func isBackgroundRequest(_ action: Action, of id: AppID) -> Bool {
+        switch action {
+        case .beginBackgroundTask(let app, _), .useBackgroundModes(let app, _): app == id
+        default: false
+        }
     }
 
     /// Sets the background modes app `index` uses now: its band and limits follow (a policy may band
@@ -353,6 +393,7 @@ extension PressureEngine {
             foregroundIgnored = 0
         }
         setState(index, .notRunning)
+        noteEnded(index)
     }
 
     /// Charges `delta` bytes to app `index` (whose parts were already changed by the caller).
@@ -479,6 +520,7 @@ extension PressureEngine {
     /// - Complexity: O(count)
     public func reserveCapacity(apps count: Int) {
         apps.reserveCapacity(count)
+        generations.reserveCapacity(count)
         indexByID.reserveCapacity(count)
         killQueue.reserveCapacity(count)
         appByKillSlot.reserveCapacity(count)

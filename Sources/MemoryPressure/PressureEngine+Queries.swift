@@ -44,10 +44,11 @@ extension PressureEngine {
         return status(at: Int(index))
     }
 
-    /// The status of every app the engine has seen, in the order they first appeared.
+    /// The status of every app the engine tracks, in the order they first appeared (apps whose
+    /// records were reclaimed are gone; their slots' new apps appear at the reused position).
     ///
     /// - Complexity: O(n)
-    public var allApps: [AppStatus] { apps.indices.map { status(at: $0) } }
+    public var allApps: [AppStatus] { apps.indices.lazy.filter(isLive).map { status(at: $0) } }
 
     /// The foreground app, if any.
     public var foregroundApp: AppID? { foreground.map { apps[$0].id } }

@@ -135,12 +135,20 @@ extension PressureEngine {
     }
 
     /// Takes an app out of memory with no callback and no kill event, as when a process a live
-    /// source tracked has exited on its own. Unknown or not-running apps are ignored.
+    /// source tracked has exited on its own, and reclaims its record: the engine forgets its id,
+    /// callbacks and history, its slot is reused, and references to it go stale. Unknown apps
+    /// are ignored. Called from inside a callback, it is deferred until the current mutation ends.
     ///
     /// - Complexity: O(log n)
     public func forget(_ app: AppID) {
-        guard let index = indexByID[app], apps[Int(index)].state.isResident else { return }
-        terminate(Int(index))
+        if mutationDepth > 0 {
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.forget(app) })
+            return
+        }
+        guard let index = indexByID[app].map(Int.init) else { return }
+        if apps[index].state.isResident { terminate(index) }
+        releaseRecord(index)
+        endedApps.removeAll()
     }
 
     /// Records the memory in use outside the apps (a live source's reading).

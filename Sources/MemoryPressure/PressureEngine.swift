@@ -1,5 +1,4 @@
 import IndexedHeapModule
-import Logging
 
 /// The memory-pressure engine: it follows every app through its lifecycle, keeps the memory books,
 /// raises and clears pressure levels, warns running apps, purges, and kills — all according to a
@@ -10,14 +9,20 @@ import Logging
 ///
 /// Its stored state is not checked for exclusive access at run time (`@exclusivity(unchecked)`):
 /// the engine is a single-threaded object and its hot paths touch that state on every footprint
-/// change. Use one engine from one thread (or task) at a time.
+/// change. Use one engine from one thread (or task) at a time; to share one between threads, wrap
+/// it in a ``SharedPressureEngine`` (a lock) or a ``PressureEngineActor``.
+///
+/// Callbacks (delegates, observers, ``externalScore``) run in the middle of a mutation; a
+/// mutation they request is deferred until the current one has finished (``isMutating``).
 ///
 ///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
 ///     try engine.apply(.launch(AppLaunch(id: "com.example.mail", footprint: .mebibytes(40))), at: 0)
 ///     try engine.apply(.home, at: 5)
 ///     for event in engine.takeEvents() { print(event.jsonLine) }
 public final class PressureEngine {
-    /// The most apps one engine tracks (the kill queue's tie-breaker has 20 bits).
+    /// The most app records one engine holds at once (the kill queue's tie-breaker has 20 bits).
+    /// Records of apps that ended can be reclaimed (``forget(_:)``, ``retainsEndedApps``), so a
+    /// long-running engine may see any number of distinct apps over its life.
     public static let maximumApps = 1 << 20
 
     /// The policy the engine follows.
@@ -133,12 +138,37 @@ public final class PressureEngine {
 
     @exclusivity(unchecked)
     var events: [Event] = []
+    /// How many events the log keeps between two ``takeEvents()`` calls (see ``EventRetention``).
+    public var eventRetention: EventRetention = .all {
+        didSet { trimEvents() }
+    }
+    /// The log length at which old events are dropped (`Int.max`: never; see ``EventRetention``).
+    @exclusivity(unchecked)
+    var eventTrimPoint = Int.max
+    /// Events dropped by ``eventRetention`` since the engine was made.
+    public internal(set) var droppedEvents = 0
+
+    /// How many mutations are in progress (more than one only while callbacks run).
+    @exclusivity(unchecked)
+    var mutationDepth = 0
+    /// Mutations callbacks requested, applied when the outermost mutation finishes.
+    var deferredWork: [DeferredWork] = []
+    /// Whether the records of apps that ended (terminated, killed, forgotten) are kept, so the
+    /// engine remembers their relaunch history (``BandOrder/expectedRelaunchCost``, last use).
+    /// On, the default, suits a phone's fixed set of apps; off suits a server with churning
+    /// tenant ids: an app's record is reclaimed when it ends, its slot reused, and its
+    /// ``AppReference``s go stale.
+    public var retainsEndedApps = true
+    /// Apps that ended during the current mutation, reclaimed when it finishes.
+    var endedApps: [Int32] = []
+    /// Reclaimed slots of `apps`, reused before the array grows.
+    var freeSlots: [Int32] = []
+    /// Each slot's generation: bumped when its record is reclaimed, so references detect reuse.
+    var generations: [UInt32] = []
     var delegates: [Int32: any ApplicationDelegate] = [:]
     var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
     var observers: [Int32: [(serial: Int, handler: (Int) -> MemoryWarningResponse)]] = [:]
     var observerSerial = 0
-
-    let logger = Logger(label: "MemoryPressure.PressureEngine")
 
     struct ViewKey: Hashable {
         var app: Int32
@@ -208,6 +238,7 @@ public final class PressureEngine {
     ///
     /// - Complexity: O(1)
     public func takeEvents() -> [Event] {
+        trimEvents()
         defer { events = [] }
         return events
     }
@@ -215,6 +246,9 @@ public final class PressureEngine {
     /// Appends an event at the current time.
     @inline(__always)
     func log(_ kind: Event.Kind) {
+        if events.count >= eventTrimPoint {
+            guard makeRoomForEvent() else { return }
+        }
         events.append(Event(time: now, kind: kind))
     }
 

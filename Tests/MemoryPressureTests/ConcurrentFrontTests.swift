@@ -1,0 +1,196 @@
+import MemoryPressure
+import Synchronization
+import Testing
+import TestSupport
+
+/// Many tasks share one engine through its concurrent fronts; the accountant's totals must be
+/// exact at the end. Run under ThreadSanitizer by `scripts/sanitizers.sh` (CI).
+@Suite("Concurrent front: SharedPressureEngine and PressureEngineActor")
+struct ConcurrentFrontTests {
+    static let workers = 8
+    static let tenantsPerWorker = 4
+    static let steps = 2_000
+
+    /// A device large enough that no pressure arises: every change must land exactly.
+    static let roomyDevice = Device(memory: .gibibytes(64), reserved: .gibibytes(1))
+
+    static func tenant(_ worker: Int, _ k: Int) -> AppID { AppID("w\(worker)-t\(k)") }
+
+    /// Launches every tenant; each keeps executing in the background with audio, so each can
+    /// allocate and free.
+    static func launchAll(_ apply: (Action, Double) throws -> Void) throws {
+        var time = 0.0
+        for worker in 0..<workers {
+            for k in 0..<tenantsPerWorker {
+                time += 1
+                try apply(.launch(tenant(worker, k), mib: 8, modes: [.audio]), time)
+                try apply(.useBackgroundModes(app: tenant(worker, k), modes: [.audio]), time)
+            }
+        }
+        try apply(.home, time + 1)
+    }
+
+    /// Worker `worker`'s seeded random footprint changes, as batches of 1 to 8, and the net bytes
+    /// they add to each of its tenants.
+    static func changes(worker: Int, references: [AppReference]) -> (batches: [[FootprintChange]], net: [Int64]) {
+        var random = SplitMix64(seed: UInt64(worker) &* 0x9E37_79B9 &+ 17)
+        var held = [Int64](repeating: 0, count: references.count)
+        var batches: [[FootprintChange]] = []
+        var made = 0
+        while made < steps {
+            var batch: [FootprintChange] = []
+            for _ in 0..<Int(random.next() % 8 + 1) {
+                let k = Int(random.next() % UInt64(references.count))
+                let size = Int64(random.next() % 65_536) + 1
+                let delta = held[k] >= size && random.next() % 2 == 0 ? -size : size
+                held[k] += delta
+                batch.append(FootprintChange(references[k], by: Bytes(delta)))
+                made += 1
+            }
+            batches.append(batch)
+        }
+        return (batches, held)
+    }
+
+    @Test("8 threads × 2,000 changes through the lock: exact totals, events in order")
+    func sharedStress() async throws {
+        let shared = try SharedPressureEngine(device: Self.roomyDevice, eventBuffer: 1 << 16)
+        try Self.launchAll { action, time in try shared.apply(action, at: time) }
+        // The same launches on a bare engine: how many events the front must deliver.
+        let bare = PressureEngine.scenario(memory: Self.roomyDevice.memory, reserved: Self.roomyDevice.reserved)
+        try Self.launchAll { action, time in try bare.apply(action, at: time) }
+        let launchEvents = bare.takeEvents().count
+        let start = shared.accountant.totalFootprint
+        let references = (0..<Self.workers).map { worker in
+            (0..<Self.tenantsPerWorker).map { shared.reference(to: Self.tenant(worker, $0))! }
+        }
+        let consumer = Task {
+            var count = 0
+            var last = -Double.infinity
+            var ordered = true
+            for await event in shared.events {
+                ordered = ordered && event.time >= last
+                last = event.time
+                count += 1
+            }
+            return (count, ordered)
+        }
+        let net = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for worker in 0..<Self.workers {
+                group.addTask {
+                    let (batches, net) = Self.changes(worker: worker, references: references[worker])
+                    for (n, batch) in batches.enumerated() {
+                        // Alternate single calls and batches, so both paths race.
+                        if n % 2 == 0 {
+                            try shared.changeFootprints(batch)
+                        } else {
+                            for change in batch { try shared.changeFootprint(of: change.app, by: change.delta) }
+                        }
+                    }
+                    return net
+                }
+            }
+            var all: [Int64] = []
+            for try await part in group { all += part }
+            return all
+        }
+        let expected = start.value + net.reduce(0, +)
+        #expect(shared.accountant.totalFootprint.value == expected)
+        shared.withEngine { engine in
+            for worker in 0..<Self.workers {
+                for k in 0..<Self.tenantsPerWorker {
+                    _ = engine.status(of: Self.tenant(worker, k))
+                }
+            }
+            #expect(engine._invariantViolation() == nil)
+        }
+        #expect(shared.level == .normal)
+        #expect(shared.droppedEvents == 0)
+        // Ending the stream lets the consumer finish after the buffered events.
+        shared.finishEvents()
+        let (received, ordered) = await consumer.value
+        #expect(received == launchEvents)
+        #expect(ordered)
+    }
+
+    @Test("a callback re-entering the front on its own thread is deferred, not deadlocked")
+    func reentryThroughTheFront() throws {
+        let shared = try SharedPressureEngine(device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)))
+        try shared.apply(.launch("F", mib: 330), at: 0)
+        let calls = Atomic<Int>(0)
+        try shared.withEngine { (engine) throws(EngineError) in
+            _ = try engine.addMemoryWarningObserver(for: "F") { _ in
+                calls.add(1, ordering: .relaxed)
+                try? shared.apply(.free(app: "F", bytes: .mebibytes(40), purgeable: false))
+                return .comply
+            }
+        }
+        try shared.apply(.allocate("F", mib: 30), at: 1)
+        #expect(calls.load(ordering: .relaxed) == 1)
+        #expect(shared.withEngine { $0.status(of: "F")!.footprint } == .mebibytes(320))
+        #expect(shared.level == .normal)
+    }
+
+    @Test("8 tasks × 2,000 changes through the actor: exact totals")
+    func actorStress() async throws {
+        let actor = try PressureEngineActor(device: Self.roomyDevice, eventBuffer: 0)
+        var time = 0.0
+        for worker in 0..<Self.workers {
+            for k in 0..<Self.tenantsPerWorker {
+                time += 1
+                try await actor.apply(.launch(Self.tenant(worker, k), mib: 8, modes: [.audio]), at: time)
+                try await actor.apply(.useBackgroundModes(app: Self.tenant(worker, k), modes: [.audio]), at: time)
+            }
+        }
+        try await actor.apply(.home, at: time + 1)
+        let launched = time + 1
+        let start = await actor.accountant.totalFootprint
+        var references: [[AppReference]] = []
+        for worker in 0..<Self.workers {
+            var row: [AppReference] = []
+            for k in 0..<Self.tenantsPerWorker { row.append(await actor.reference(to: Self.tenant(worker, k))!) }
+            references.append(row)
+        }
+        let fixed = references
+        let net = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for worker in 0..<Self.workers {
+                group.addTask {
+                    let (batches, net) = Self.changes(worker: worker, references: fixed[worker])
+                    for (n, batch) in batches.enumerated() {
+                        if n % 2 == 0 {
+                            try await actor.changeFootprints(batch, at: launched)
+                        } else {
+                            for change in batch { try await actor.changeFootprint(of: change.app, by: change.delta, at: launched) }
+                        }
+                    }
+                    return net
+                }
+            }
+            var all: [Int64] = []
+            for try await part in group { all += part }
+            return all
+        }
+        #expect(await actor.accountant.totalFootprint.value == start.value + net.reduce(0, +))
+        #expect(await actor.withEngine { $0._invariantViolation() } == nil)
+        // No consumer and no buffer: every event was dropped, none kept.
+        #expect(await actor.droppedEvents > 0)
+    }
+
+    @Test("a batch stops at the failed element; the ones before it took effect")
+    func batchStopsAtFailure() throws {
+        let shared = try SharedPressureEngine(device: Self.roomyDevice)
+        let batch = [
+            TimedAction(.launch("A", mib: 10), at: 0),
+            TimedAction(.allocate("A", mib: 1), at: 1),
+            TimedAction(.allocate("Nobody", mib: 1), at: 2),
+            TimedAction(.allocate("A", mib: 1), at: 3),
+        ]
+        #expect(throws: BatchError(completed: 2, error: .unknownApp("Nobody"))) { try shared.apply(batch) }
+        #expect(shared.withEngine { $0.status(of: "A")!.footprint } == .mebibytes(11))
+        let a = shared.reference(to: "A")!
+        #expect(throws: BatchError(completed: 1, error: .freesMoreThanHeld("A", requested: .mebibytes(20), held: .mebibytes(12)))) {
+            try shared.changeFootprints([FootprintChange(a, by: .mebibytes(1)), FootprintChange(a, by: .mebibytes(-20))])
+        }
+        #expect(shared.accountant.totalFootprint == .mebibytes(12))
+    }
+}
