@@ -43,6 +43,47 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Issue 15: one footprint change through each concurrent front, against the bare engine, same
+    // N, same stream; uncontended and with a second thread (or task) changing the same engine.
+    for apps in [1_000, 10_000] {
+        let bare = FootprintChangeBenchmark(apps: apps)
+        Benchmark("Concurrent front: bare engine N=\(label(apps))") { bare.engineFastPath($0) } setup: {
+            bare.setUp()
+        } teardown: {
+            bare.tearDown()
+        }
+        for contended in [false, true] {
+            let suffix = contended ? ", 2 threads" : ""
+            let lock = ConcurrentFrontBenchmark(apps: apps)
+            Benchmark("Concurrent front: lock\(suffix) N=\(label(apps))") { lock.lock($0) } setup: {
+                lock.setUp(front: .lock, contended: contended)
+            } teardown: {
+                lock.tearDown()
+            }
+            let lockBatches = ConcurrentFrontBenchmark(apps: apps)
+            Benchmark("Concurrent front: lock, batches of 100\(suffix) N=\(label(apps))") { lockBatches.lockBatches($0) }
+            setup: {
+                lockBatches.setUp(front: .lock, contended: contended)
+            } teardown: {
+                lockBatches.tearDown()
+            }
+            let actor = ConcurrentFrontBenchmark(apps: apps)
+            Benchmark("Concurrent front: actor\(suffix) N=\(label(apps))") { await actor.actorHop($0) } setup: {
+                actor.setUp(front: .actor, contended: contended)
+            } teardown: {
+                actor.tearDown()
+            }
+            let actorBatches = ConcurrentFrontBenchmark(apps: apps)
+            Benchmark("Concurrent front: actor, batches of 100\(suffix) N=\(label(apps))") {
+                await actorBatches.actorBatches($0)
+            } setup: {
+                actorBatches.setUp(front: .actor, contended: contended)
+            } teardown: {
+                actorBatches.tearDown()
+            }
+        }
+    }
+
     // Issue 3 (b): one footprint change, engine fast path vs bare heap update, same N, same stream.
     for apps in [1_000, 10_000, 100_000] {
         func footprint(_ name: String, _ body: @escaping (FootprintChangeBenchmark, Benchmark) -> Void) {

@@ -24,6 +24,15 @@ public actor PressureEngineActor {
         publisher = EventPublisher(capacity: eventBuffer)
     }
 
+    /// Owns an engine already set up (apps added, delegates attached); the caller gives it up.
+    ///
+    /// - Complexity: O(1)
+    public init(wrapping engine: sending PressureEngine, eventBuffer: Int = 4096) {
+        engine.eventRetention = eventBuffer > 0 ? .newest(eventBuffer) : .none
+        self.engine = engine
+        publisher = EventPublisher(capacity: eventBuffer)
+    }
+
     deinit { publisher.finish() }
 
     /// The engine's events, in order, for one consumer; bounded like ``SharedPressureEngine/events``.
