@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test benchmarks install fuzz sanitizers
+.PHONY: deps run test benchmarks install fuzz sanitizers docs-check
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -34,3 +34,8 @@ fuzz: deps
 # The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
 sanitizers: deps
 	scripts/sanitizers.sh
+
+# Every public declaration of the library has a doc comment, and every public function states
+# its cost (`- Complexity:`); lists the gaps with file:line (scripts/check-docs.py).
+docs-check:
+	scripts/check-docs.py
