@@ -75,6 +75,8 @@ public struct AppLaunch: Sendable, Hashable {
     public var priority: Int?
 
     /// A launch description; only `id` and `footprint` are required.
+    ///
+    /// - Complexity: O(1)
     public init(
         id: AppID,
         footprint: Bytes,
@@ -106,6 +108,8 @@ public struct ViewSpec: Sendable, Hashable {
     public var bytes: Bytes
 
     /// A view controller with a view of `bytes`.
+    ///
+    /// - Complexity: O(1)
     public init(name: String, bytes: Bytes) {
         self.name = name
         self.bytes = bytes

@@ -8,6 +8,8 @@ extension AppID {
     /// characters (U+0000–U+001F, U+007F–U+009F), the line and paragraph separators
     /// (U+2028, U+2029) and the bidirectional controls (U+200E, U+200F, U+202A–U+202E,
     /// U+2066–U+2069), which would break tables or drive the terminal that prints them.
+    ///
+    /// - Complexity: O(1)
     public static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: false

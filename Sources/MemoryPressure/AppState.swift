@@ -34,6 +34,8 @@ public enum BackgroundMode: String, Sendable, CaseIterable, Codable, Comparable 
     case voip
 
     /// Orders modes by name, so sets print deterministically.
+    ///
+    /// - Complexity: O(1)
     public static func < (lhs: BackgroundMode, rhs: BackgroundMode) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -43,15 +45,21 @@ public struct BackgroundModes: OptionSet, Sendable, Hashable {
     public var rawValue: UInt8
 
     /// A set from its bits.
+    ///
+    /// - Complexity: O(1)
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// A set holding `modes`.
+    ///
+    /// - Complexity: O(length of `modes`)
     public init<S: Sequence>(_ modes: S) where S.Element == BackgroundMode {
         self.init(rawValue: 0)
         for mode in modes { insert(BackgroundModes(mode)) }
     }
 
     /// The one-element set holding `mode`.
+    ///
+    /// - Complexity: O(1)
     public init(_ mode: BackgroundMode) {
         switch mode {
         case .audio: self.init(rawValue: 1)

@@ -30,30 +30,51 @@ public struct Bytes: Hashable, Comparable, Sendable, Codable {
     public static let maximum = Bytes(1 << 50 as Int64)
 
     /// `n` kibibytes (1024 bytes each).
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func kibibytes(_ n: Int64) -> Bytes { Bytes(n << 10) }
     /// `n` mebibytes (1024² bytes each).
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func mebibytes(_ n: Int64) -> Bytes { Bytes(n << 20) }
     /// `n` gibibytes (1024³ bytes each).
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func gibibytes(_ n: Int64) -> Bytes { Bytes(n << 30) }
 
     /// Orders sizes by their byte count.
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func < (lhs: Bytes, rhs: Bytes) -> Bool { lhs.value < rhs.value }
     /// The sum of two sizes.
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func + (lhs: Bytes, rhs: Bytes) -> Bytes { Bytes(lhs.value + rhs.value) }
     /// The difference of two sizes.
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func - (lhs: Bytes, rhs: Bytes) -> Bytes { Bytes(lhs.value - rhs.value) }
     /// Adds `rhs` to `lhs`.
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func += (lhs: inout Bytes, rhs: Bytes) { lhs.value += rhs.value }
     /// Subtracts `rhs` from `lhs`.
+    ///
+    /// - Complexity: O(1)
     @inlinable public static func -= (lhs: inout Bytes, rhs: Bytes) { lhs.value -= rhs.value }
 
     /// Encodes as a plain integer.
+    ///
+    /// - Complexity: O(1), plus the encoder's cost.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }
 
     /// Decodes from an integer or from a string with a unit (see ``init(parsing:)``).
+    ///
+    /// - Complexity: O(1) for an integer, O(length of the text) for a size with a unit; plus the
+    ///   decoder's cost.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let integer = try? container.decode(Int64.self) {

@@ -11,6 +11,8 @@ public struct Device: Sendable, Hashable {
     public var swapFree: Bytes?
 
     /// A device; `reserved` must be smaller than `memory`, `swapFree` at most `swap`.
+    ///
+    /// - Complexity: O(1)
     public init(memory: Bytes, reserved: Bytes = .zero, swap: Bytes = .zero, swapFree: Bytes? = nil) {
         self.memory = memory
         self.reserved = reserved

@@ -6,6 +6,8 @@ public struct Event: Sendable, Hashable {
     public var kind: Kind
 
     /// An event at `time`.
+    ///
+    /// - Complexity: O(1)
     public init(time: Double, kind: Kind) {
         self.time = time
         self.kind = kind

@@ -25,6 +25,8 @@ public enum MemoryAmount: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `"20%"`, `"512MiB"` or `"4096"`; `nil` for anything else.
+    ///
+    /// - Complexity: O(length of `text`)
     public init?(parsing text: String) {
         let trimmed = text.trimmingWhitespace()
         if trimmed.hasSuffix("%") {

@@ -104,8 +104,12 @@ public struct NamePattern: Sendable, Hashable {
     }
 
     /// Two patterns are equal when they were written alike.
+    ///
+    /// - Complexity: O(length of the sources)
     public static func == (lhs: NamePattern, rhs: NamePattern) -> Bool { lhs.source == rhs.source }
     /// Hashes the source.
+    ///
+    /// - Complexity: O(length of the source)
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }
 

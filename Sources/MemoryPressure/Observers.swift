@@ -30,18 +30,32 @@ public protocol ApplicationDelegate: AnyObject {
 
 extension ApplicationDelegate {
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationDidFinishLaunching(_ app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationDidBecomeActive(_ app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationWillResignActive(_ app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationDidEnterBackground(_ app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationWillEnterForeground(_ app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func applicationWillTerminate(_ app: AppID) {}
     /// Complies.
+    ///
+    /// - Complexity: O(1)
     public func applicationDidReceiveMemoryWarning(_ app: AppID, level: Int) -> MemoryWarningResponse { .comply }
 }
 
@@ -57,10 +71,16 @@ public protocol ViewControllerDelegate: AnyObject {
 
 extension ViewControllerDelegate {
     /// Complies.
+    ///
+    /// - Complexity: O(1)
     public func didReceiveMemoryWarning(_ view: String, of app: AppID, level: Int) -> MemoryWarningResponse { .comply }
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func viewDidUnload(_ view: String, of app: AppID) {}
     /// Does nothing.
+    ///
+    /// - Complexity: O(1)
     public func viewDidLoad(_ view: String, of app: AppID) {}
 }
 

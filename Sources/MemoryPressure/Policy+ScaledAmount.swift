@@ -64,6 +64,8 @@ public struct MemoryTier: Sendable, Hashable {
     public var amount: MemoryAmount
 
     /// A tier.
+    ///
+    /// - Complexity: O(1)
     public init(upTo: Bytes?, amount: MemoryAmount) {
         self.upTo = upTo
         self.amount = amount

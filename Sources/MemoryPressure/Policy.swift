@@ -42,6 +42,8 @@ public struct Policy: Sendable, Hashable {
     public var relaunch: RelaunchModel
 
     /// A policy from its parts; see each property for its meaning.
+    ///
+    /// - Complexity: O(1)
     public init(
         name: String,
         summary: String,
@@ -105,6 +107,8 @@ public struct LevelThreshold: Sendable, Hashable {
     public var swapFree: MemoryAmount?
 
     /// A threshold pair, with an optional free-swap condition.
+    ///
+    /// - Complexity: O(1)
     public init(enter: MemoryAmount, clear: MemoryAmount, swapFree: MemoryAmount? = nil) {
         self.enter = enter
         self.clear = clear
@@ -123,6 +127,8 @@ public struct PressureThresholds: Sendable, Hashable {
     public var critical: LevelThreshold?
 
     /// Thresholds for the levels a policy uses.
+    ///
+    /// - Complexity: O(1)
     public init(warning: LevelThreshold? = nil, urgent: LevelThreshold? = nil, critical: LevelThreshold? = nil) {
         self.warning = warning
         self.urgent = urgent
@@ -130,6 +136,8 @@ public struct PressureThresholds: Sendable, Hashable {
     }
 
     /// The threshold of `level`, or `nil` if the policy does not use it (always `nil` for normal).
+    ///
+    /// - Complexity: O(1)
     public subscript(level: PressureLevel) -> LevelThreshold? {
         switch level {
         case .normal: nil
@@ -153,6 +161,8 @@ public enum WarningAudience: String, Sendable, Hashable, CaseIterable {
     case running
 
     /// Whether an app in `state` is in this audience.
+    ///
+    /// - Complexity: O(1)
     public func includes(_ state: AppState) -> Bool {
         switch self {
         case .none: false
@@ -168,6 +178,8 @@ public struct PurgeActions: OptionSet, Sendable, Hashable {
     /// The bits.
     public var rawValue: UInt8
     /// A set from its bits.
+    ///
+    /// - Complexity: O(1)
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Warned apps' view controllers release their loaded offscreen views (`viewDidUnload`).
@@ -194,6 +206,8 @@ public struct KillRule: Sendable, Hashable {
     public var notices: [PressureLevel: Event.KillNotice]
 
     /// A kill rule.
+    ///
+    /// - Complexity: O(1)
     public init(
         startLevel: PressureLevel, target: MemoryAmount, foregroundNeedsIgnoredWarnings: Bool,
         notices: [PressureLevel: Event.KillNotice] = [:]
@@ -235,6 +249,8 @@ public struct Band: Sendable, Hashable {
     public var ties: TieRule?
 
     /// A band.
+    ///
+    /// - Complexity: O(1)
     public init(
         name: String, matches: [AppMatch], order: BandOrder, reason: String, slotsByOomScoreAdj: Bool = false,
         killableFrom: PressureLevel? = nil, slotsByPriority: Bool = false, killBelow: ScaledAmount? = nil,
@@ -280,6 +296,8 @@ public enum TieRule: String, Sendable, Hashable, CaseIterable {
     /// The rule a band uses when it names none: the kernel's for `badness`, earlyoom's for
     /// `oomScore`, and by id for the others (first-in-first-out bands have no ties: every entry
     /// into a band is numbered).
+    ///
+    /// - Complexity: O(1)
     public static func `default`(for order: BandOrder) -> TieRule {
         switch order {
         case .badness: .lastAppeared
@@ -343,6 +361,8 @@ public struct RelaunchModel: Sendable, Hashable {
     public var warmFixed: Double
 
     /// A model; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(halfLife: Double, prior: Double, coldFixed: Double, coldPerMiB: Double, warmFixed: Double) {
         self.halfLife = halfLife
         self.prior = prior
@@ -383,6 +403,8 @@ public struct AppLimit: Sendable, Hashable {
     public var fatal: Bool
 
     /// A limit.
+    ///
+    /// - Complexity: O(1)
     public init(matches: [AppMatch], active: Bytes?, inactive: Bytes?, fatal: Bool) {
         self.matches = matches
         self.active = active
@@ -407,6 +429,8 @@ public struct AppMatch: Sendable, Hashable {
     public var names: [String]?
 
     /// A condition; `nil` fields are not checked.
+    ///
+    /// - Complexity: O(1)
     public init(
         states: Set<AppState>? = nil,
         hasBackgroundMode: Bool? = nil,
@@ -432,6 +456,8 @@ public struct Protection: Sendable, Hashable {
     public var reason: String
 
     /// A protection.
+    ///
+    /// - Complexity: O(1)
     public init(matches: [AppMatch], reason: String) {
         self.matches = matches
         self.reason = reason
@@ -447,6 +473,8 @@ public struct NamePreference: Sendable, Hashable {
     public var score: Int
 
     /// A preference.
+    ///
+    /// - Complexity: O(1)
     public init(pattern: String, score: Int) {
         self.pattern = pattern
         self.score = score

@@ -20,6 +20,9 @@ public struct AppStatus: Sendable, Hashable {
     public var views: [(name: String, bytes: Bytes, isLoaded: Bool, isOnscreen: Bool)]
 
     /// Compares every field.
+    ///
+    /// - Complexity: O(length of the id + number of view controllers) (the ``views`` are compared
+    ///   one by one).
     public static func == (lhs: AppStatus, rhs: AppStatus) -> Bool {
         lhs.id == rhs.id && lhs.state == rhs.state && lhs.footprint == rhs.footprint
             && lhs.viewCaches == rhs.viewCaches && lhs.purgeable == rhs.purgeable
@@ -28,6 +31,8 @@ public struct AppStatus: Sendable, Hashable {
     }
 
     /// Hashes the identifying fields.
+    ///
+    /// - Complexity: O(length of the id)
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(state)
@@ -75,6 +80,9 @@ extension PressureEngine {
     /// equals the sum of every app's footprint, no footprint part is negative, non-resident apps
     /// hold nothing, every killable resident app is in the kill queue under its current key, and
     /// at most one app is in the foreground. O(n); tests call it after every step.
+    ///
+    /// - Complexity: O(n + view controllers of every app), plus the kill queue's own check (O(its
+    ///   slots)).
     public func _invariantViolation() -> String? {
         var sum: Int64 = 0
         var foregroundCount = 0

@@ -236,7 +236,8 @@ public final class PressureEngine {
 
     /// Removes and returns the events logged since the last call, oldest first.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1) with ``EventRetention/all``; under a bounded ``eventRetention``, O(events
+    ///   kept) when the log has grown past its capacity (amortized O(1) per event logged).
     public func takeEvents() -> [Event] {
         trimEvents()
         defer { events = [] }

@@ -11,6 +11,8 @@ public enum PressureLevel: Int, Sendable, CaseIterable, Comparable, Codable, Cus
     case critical = 3
 
     /// Orders levels from normal to critical.
+    ///
+    /// - Complexity: O(1)
     public static func < (lhs: PressureLevel, rhs: PressureLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The level's name as it appears in files and the event log (`normal`, `warning`, `urgent`, `critical`).
@@ -24,6 +26,8 @@ public enum PressureLevel: Int, Sendable, CaseIterable, Comparable, Codable, Cus
     }
 
     /// The level named `name`, or `nil`.
+    ///
+    /// - Complexity: O(1) (four names, compared with `name`).
     public init?(name: String) {
         guard let level = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = level
@@ -43,12 +47,16 @@ public enum PressureLevel: Int, Sendable, CaseIterable, Comparable, Codable, Cus
     public var description: String { name }
 
     /// Encodes as the level's name.
+    ///
+    /// - Complexity: O(1), plus the encoder's cost.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)
     }
 
     /// Decodes from a level name.
+    ///
+    /// - Complexity: O(length of the text), plus the decoder's cost.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

@@ -13,6 +13,8 @@ public struct ResourceAccountant: Sendable, Hashable {
     public private(set) var unattributed: Bytes = .zero
 
     /// Books for `device`, with no app resident.
+    ///
+    /// - Complexity: O(1)
     public init(device: Device) {
         self.device = device
     }

@@ -8,6 +8,8 @@ public struct ArenaIndex: RawRepresentable, Hashable, Comparable, Sendable, Cust
 
     /// The arena with index `rawValue`; it need not exist (controls on it then fail with a
     /// ``MallctlError``).
+    ///
+    /// - Complexity: O(1)
     public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
@@ -17,6 +19,8 @@ public struct ArenaIndex: RawRepresentable, Hashable, Comparable, Sendable, Cust
     public static let all = ArenaIndex(rawValue: cjemalloc_arena_all())
 
     /// Orders indices numerically.
+    ///
+    /// - Complexity: O(1)
     public static func < (lhs: ArenaIndex, rhs: ArenaIndex) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The index as it appears in control names (`4096` for ``all``).

@@ -24,6 +24,8 @@ public struct ArenaStatistics: Hashable, Sendable {
     public var largeAllocated: Bytes
 
     /// Statistics from their parts; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         arena: ArenaIndex, pageSize: Int, activePages: Int, dirtyPages: Int, muzzyPages: Int,
         resident: Bytes, mapped: Bytes, smallAllocated: Bytes, largeAllocated: Bytes

@@ -12,6 +12,8 @@ public struct MallctlError: Error, Equatable, CustomStringConvertible, Sendable 
     public var errno: Int32
 
     /// A failure of `control` with `errno`.
+    ///
+    /// - Complexity: O(1)
     public init(control: String, errno: Int32) {
         self.control = control
         self.errno = errno

@@ -37,6 +37,8 @@ public struct MeasuredRelease: Sendable, Hashable {
     public var pageAllowance: Bytes
 
     /// A release; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         time: Double, app: AppID, cause: Cause, engineFreed: Bytes, expected: Bytes, measured: Bytes,
         pageAllowance: Bytes

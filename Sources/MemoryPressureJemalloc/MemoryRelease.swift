@@ -10,6 +10,8 @@ public struct MemoryRelease: Hashable, Sendable {
     public var measured: Bytes
 
     /// A release of `expected` bytes of which `measured` were seen to go.
+    ///
+    /// - Complexity: O(1)
     public init(expected: Bytes, measured: Bytes) {
         self.expected = expected
         self.measured = measured

@@ -21,6 +21,8 @@ public struct RealMemoryConfiguration: Sendable, Hashable {
     public var readsFootprints: Bool
 
     /// A configuration; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         scale: Double = 1.0 / 16,
         pageReturn: PageReturn = .purge,

@@ -18,6 +18,8 @@ public struct RealMemoryReport: Sendable, Hashable {
     public internal(set) var largestFootprintDrift: Bytes = .zero
 
     /// An empty report.
+    ///
+    /// - Complexity: O(1)
     public init(scale: Double, pageSize: Int) {
         self.scale = scale
         self.pageSize = pageSize

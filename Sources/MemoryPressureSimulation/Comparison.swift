@@ -17,6 +17,8 @@ public struct Comparison: Sendable {
     public var policyValues: [Policy]
 
     /// A comparison from its parts (``run(workload:policies:seeds:parallelism:progress:)`` makes one).
+    ///
+    /// - Complexity: O(1)
     public init(
         workload: String, policies: [String], samples: [String], runs: [[SimulationRun]], device: Device,
         policyValues: [Policy]
@@ -37,6 +39,8 @@ public struct Comparison: Sendable {
     /// parallelism. `progress` receives the number of finished runs and the total.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used.
+    /// - Complexity: O(apps) for the generator's catalogue and O(apps + actions generated) per seed for
+    ///   its trace, plus one `SimulationRun.run` per (policy, seed), spread over `parallelism` tasks.
     public static func run(
         workload: Workload, policies: [Policy], seeds: [UInt64], parallelism: Int = 2,
         progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -52,6 +56,8 @@ public struct Comparison: Sendable {
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used or a trace has an action the engine
     ///   refuses for another reason than a kill.
+    /// - Complexity: O(policies × traces) for the bookkeeping, plus one `SimulationRun.run` per (policy,
+    ///   trace), spread over `parallelism` tasks.
     public static func run(
         traces: [Trace], name: String, policies: [Policy], samples: [String], launchCost: LaunchCost = .phone,
         parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -175,6 +181,8 @@ public struct MetricDefinition: Sendable {
 
 extension MetricDefinition {
     /// The metric with `key`, if any.
+    ///
+    /// - Complexity: O(metric definitions) (a linear search of ``all``).
     public static func named(_ key: String) -> MetricDefinition? { all.first { $0.key == key } }
 
     /// Total launch wait: the default metric for choosing the baseline.
@@ -183,17 +191,23 @@ extension MetricDefinition {
 
 extension Comparison {
     /// The values of `metric` for policy `policy`, one per sample, in sample order.
+    ///
+    /// - Complexity: O(samples)
     public func values(of metric: MetricDefinition, policy: Int) -> [Double] {
         runs[policy].map { metric.value($0.metrics) }
     }
 
     /// The mean of `metric` with its 95 % interval, for each policy in policy order.
+    ///
+    /// - Complexity: O(policies × samples)
     public func intervals(of metric: MetricDefinition) -> [MeanInterval] {
         policies.indices.map { MeanInterval(values(of: metric, policy: $0)) }
     }
 
     /// The index of the best policy for `metric` (by mean), or `nil` when the metric has no better
     /// direction or every policy ties.
+    ///
+    /// - Complexity: O(policies × samples)
     public func best(for metric: MetricDefinition) -> Int? {
         let means = policies.indices.map { Statistics.mean(values(of: metric, policy: $0)) }
         guard means.count > 1, Set(means).count > 1 else { return nil }
@@ -209,6 +223,7 @@ extension Comparison {
     /// if none is a real killer).
     ///
     /// - Returns: `nil` if no policy has that name.
+    /// - Complexity: O(policies) with a name; otherwise O(policies × (samples + bands)).
     public func baseline(named name: String?) -> Int? {
         if let name { return policies.firstIndex(of: name) }
         let real = policies.indices.filter { Self.isRealKiller(policyValues[$0]) }
@@ -218,6 +233,8 @@ extension Comparison {
 
     /// Whether `policy` models a real system's killer: it orders no band by learnt relaunch cost
     /// (``BandOrder/expectedRelaunchCost``) or by clairvoyant scores (the oracle).
+    ///
+    /// - Complexity: O(bands of `policy`)
     public static func isRealKiller(_ policy: Policy) -> Bool {
         !policy.bands.contains { $0.order == .expectedRelaunchCost || $0.order == .externalScore }
     }
@@ -225,6 +242,8 @@ extension Comparison {
     /// The share of the gap in mean launch wait between `baseline` and the oracle that each policy
     /// closes (baseline 0, oracle 1; negative for policies worse than the baseline), or `nil`
     /// without an oracle among the policies or without a gap.
+    ///
+    /// - Complexity: O(policies × samples)
     public func gapToOracleClosed(baseline: Int) -> [Double]? {
         guard let oracle = policies.firstIndex(of: Oracle.name) else { return nil }
         let means = policies.indices.map { Statistics.mean(values(of: .launchWait, policy: $0)) }
@@ -235,6 +254,10 @@ extension Comparison {
 
     /// The paired differences `policy − baseline` of `metric` for every policy (`nil` for the
     /// baseline itself), with p-values Holm-adjusted over the policies compared.
+    ///
+    /// - Complexity: O(policies × samples) with the t method, O(policies × samples ×
+    ///   ``Statistics/bootstrapResamples``) for differences bootstrapped, plus O(policies log policies)
+    ///   for Holm's adjustment.
     public func pairedDifferences(of metric: MetricDefinition, baseline: Int) -> [PairedDifference?] {
         let reference = values(of: metric, policy: baseline)
         var differences: [PairedDifference?] = policies.indices.map { index in

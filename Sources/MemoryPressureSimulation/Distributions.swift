@@ -8,6 +8,8 @@ public struct LogNormal: Sendable, Hashable {
     public var p99: Double
 
     /// A distribution with that median and 99th percentile.
+    ///
+    /// - Complexity: O(1)
     public init(median: Double, p99: Double) {
         self.median = median
         self.p99 = p99

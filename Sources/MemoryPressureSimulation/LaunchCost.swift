@@ -21,6 +21,8 @@ public struct LaunchCost: Sendable, Hashable {
     public var warmFixed: Double
 
     /// A model with these parameters (seconds, seconds per MiB, seconds).
+    ///
+    /// - Complexity: O(1)
     public init(coldFixed: Double, coldPerMiB: Double, warmFixed: Double) {
         self.coldFixed = coldFixed
         self.coldPerMiB = coldPerMiB

@@ -51,6 +51,8 @@ public struct Metrics: Sendable, Hashable {
     public var kills: Int { killsByReason.values.reduce(0, +) }
 
     /// Creates empty metrics.
+    ///
+    /// - Complexity: O(1)
     public init() {}
 
     /// The same metrics without the wall-clock figures, for comparing runs.
@@ -63,6 +65,8 @@ public struct Metrics: Sendable, Hashable {
 
     /// The kind of a kill reason: its text without the figures that vary from kill to kill
     /// ("least recently used suspended app (frontmost 30s ago)" → "least recently used suspended app").
+    ///
+    /// - Complexity: O(length of `reason`)
     public static func reasonKind(_ reason: String) -> String {
         if reason.hasPrefix("oom_score ") { return "highest oom_score" }
         var kind = Substring(reason)
@@ -91,12 +95,16 @@ public struct MetricsCollector {
     private var knownViews: [AppID: Set<String>] = [:]
 
     /// A collector at time 0, pricing launches with `launchCost`.
+    ///
+    /// - Complexity: O(1)
     public init(launchCost: LaunchCost = .phone) {
         self.launchCost = launchCost
     }
 
     /// Notes the action whose events come next: if it launches an app, its description prices the
     /// launch and its views count as loaded (so loading one again later is a reload).
+    ///
+    /// - Complexity: O(1)
     public mutating func noteAction(_ action: Action) {
         switch action {
         case .launch(let launch), .open(let launch): pendingLaunch = launch
@@ -105,6 +113,9 @@ public struct MetricsCollector {
     }
 
     /// Counts one event.
+    ///
+    /// - Complexity: O(1) (hash lookups), plus O(views of the launch) for a launch's `didFinishLaunching`
+    ///   and O(length of the reason) for a kill.
     public mutating func record(_ event: Event) {
         metrics.events += 1
         switch event.kind {
@@ -171,6 +182,8 @@ public struct MetricsCollector {
     }
 
     /// Closes the run at `time`: time at the last level and the resident average are completed.
+    ///
+    /// - Complexity: O(1)
     public mutating func finish(at time: Double) {
         metrics.secondsAtLevel[level, default: 0] += time - levelSince
         levelSince = time

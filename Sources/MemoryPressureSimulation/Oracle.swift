@@ -64,6 +64,8 @@ public enum Oracle {
     }
 
     /// Whether `policy` needs clairvoyant scores (a band ordered by ``BandOrder/externalScore``).
+    ///
+    /// - Complexity: O(bands of `policy`)
     public static func isClairvoyant(_ policy: Policy) -> Bool {
         policy.bands.contains { $0.order == .externalScore }
     }

@@ -42,6 +42,8 @@ public struct PhoneUser: Sendable, Hashable {
         public var evening: Double
 
         /// A kind; see each property.
+        ///
+        /// - Complexity: O(1)
         public init(
             name: String, share: Double, footprint: LogNormal, backgroundMode: BackgroundMode? = nil,
             backgroundUseShare: Double = 0, backgroundUseSeconds: LogNormal = LogNormal(median: 600, p99: 3_600),
@@ -67,6 +69,8 @@ public struct PhoneUser: Sendable, Hashable {
         public var standardDeviation: Double
 
         /// An hour with that mean and spread.
+        ///
+        /// - Complexity: O(1)
         public init(mean: Double, standardDeviation: Double) {
             self.mean = mean
             self.standardDeviation = standardDeviation
@@ -99,6 +103,8 @@ public struct PhoneUser: Sendable, Hashable {
     public var homeBeforeLockShare: Double
 
     /// A user model; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         kinds: [AppKind], installedApps: LogNormal, popularityScale: LogNormal, deviceSessionsPerDay: LogNormal,
         extraAppsPerSession: Double, sessionSeconds: LogNormal, wake: Hour, sleep: Hour, nightActivity: Double,

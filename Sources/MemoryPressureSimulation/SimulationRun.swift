@@ -21,6 +21,9 @@ public struct SimulationRun: Sendable {
     ///
     /// - Throws: ``ReplayError`` if the policy cannot be used (line 0) or the trace has an action
     ///   the engine refuses for another reason than a kill (a malformed trace).
+    /// - Complexity: O(size of the policy) to set up the engine and O(entries) for an oracle's scores, plus
+    ///   the engine's cost of each entry (see ``PressureEngine/apply(_:at:)``) and the metrics' cost of
+    ///   each event it logs (see ``MetricsCollector/record(_:)``).
     public static func run(
         _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>",
         onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil

@@ -31,6 +31,8 @@ public struct SweepDefinition: Sendable, Hashable {
     public var metrics: [String]
 
     /// A definition; ``metrics`` are every deterministic metric.
+    ///
+    /// - Complexity: O(1), plus O(metric definitions) for the default `metrics`.
     public init(
         workload: String, device: Device, policies: [String], realKillers: [Bool], parameters: [SweepParameter],
         samples: [String], baseline: String?, inputs: String,
@@ -71,11 +73,15 @@ public struct SweepDefinition: Sendable, Hashable {
     }
 
     /// The parameters' values (as given) in `cell`.
+    ///
+    /// - Complexity: O(parameters)
     public func values(ofCell cell: Int) -> [String] {
         zip(parameters, valueIndices(ofCell: cell)).map { $0.values[$1] }
     }
 
     /// The device of `cell`: ``device`` with `memory` and `reserved` applied.
+    ///
+    /// - Complexity: O(parameters), each value's text parsed once.
     public func device(ofCell cell: Int) -> Device {
         var workload = Workload.phone
         workload.device = device
@@ -88,13 +94,15 @@ public struct SweepDefinition: Sendable, Hashable {
 
     /// The units shard `shard` runs: the `index`-th of `count` contiguous blocks of near-equal size.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(parameters) (the cell count is the product of their value counts).
     public func units(of shard: SweepShard) -> Range<Int> {
         let total = unitCount
         return (shard.index - 1) * total / shard.count..<shard.index * total / shard.count
     }
 
     /// The samples shard `shard` needs (a contiguous range of sample indices).
+    ///
+    /// - Complexity: O(parameters) (the cell count is the product of their value counts).
     public func samples(of shard: SweepShard) -> Range<Int> {
         let units = units(of: shard)
         guard !units.isEmpty else { return 0..<0 }
@@ -102,9 +110,13 @@ public struct SweepDefinition: Sendable, Hashable {
     }
 
     /// The cell of `unit`.
+    ///
+    /// - Complexity: O(parameters) (the cell count is the product of their value counts).
     public func cell(ofUnit unit: Int) -> Int { unit % cellCount }
 
     /// The sample of `unit`.
+    ///
+    /// - Complexity: O(parameters) (the cell count is the product of their value counts).
     public func sample(ofUnit unit: Int) -> Int { unit / cellCount }
 
     /// The definition as canonical JSON (one line): what a part carries and the fingerprint hashes.
@@ -149,6 +161,8 @@ public struct SweepShard: Sendable, Hashable, CustomStringConvertible {
     public static let whole = SweepShard(index: 1, count: 1)
 
     /// Shard `index` of `count`.
+    ///
+    /// - Complexity: O(1)
     public init(index: Int, count: Int) {
         precondition(count >= 1 && (1...count).contains(index), "a shard is 1...count")
         self.index = index
@@ -158,6 +172,7 @@ public struct SweepShard: Sendable, Hashable, CustomStringConvertible {
     /// Parses `i/n` with 1 ≤ i ≤ n ≤ 100000.
     ///
     /// - Throws: ``SweepError`` saying what was expected.
+    /// - Complexity: O(length of `text`)
     public init(parsing text: String) throws(SweepError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...100_000).contains(count),
@@ -187,6 +202,8 @@ public struct Sweep: Sendable {
     public var trace: @Sendable (_ workload: Workload, _ sample: Int) throws -> Trace
 
     /// A sweep over generated samples: sample `i` is seed `seeds[i]`.
+    ///
+    /// - Complexity: O(seeds), plus what ``init(workload:policies:parameters:samples:baseline:inputs:trace:)`` costs.
     public init(
         workload: Workload, policies: [Policy], parameters: [SweepParameter], seeds: [UInt64],
         baseline: String?, inputs: String
@@ -201,6 +218,9 @@ public struct Sweep: Sendable {
     ///
     /// - Throws: ``SweepError`` if a cell is impossible (reserved memory not below memory) or
     ///   the baseline is not one of the policies.
+    /// - Complexity: O(cells × parameters) to check every cell's device; when a policy parameter is swept,
+    ///   also O(cells × policies × (parameters + size of a policy)) to set and validate every cell's
+    ///   policies. There are at most 100000 cells.
     public init(
         workload: Workload, policies: [Policy], parameters: [SweepParameter], samples: [String], baseline: String?,
         inputs: String, trace: @escaping @Sendable (Workload, Int) throws -> Trace
@@ -281,6 +301,8 @@ public struct Sweep: Sendable {
     }
 
     /// The workload and policies of `cell`.
+    ///
+    /// - Complexity: O(parameters), plus O(policies) for each policy parameter (it is set on every policy).
     public func configuration(ofCell cell: Int) -> (workload: Workload, policies: [Policy]) {
         var workload = workload
         var policies = policies
@@ -294,6 +316,9 @@ public struct Sweep: Sendable {
     /// the same whatever the parallelism. `progress` receives finished and total units.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used in a cell, or what `trace` throws.
+    /// - Complexity: O(cells × parameters × policies) to configure the cells, plus, for each unit of `shard`,
+    ///   making its sample's trace (for a seed, O(apps + actions generated)) and one
+    ///   `SimulationRun.run` per policy on it; the units are spread over `parallelism` tasks.
     public func run(
         shard: SweepShard = .whole, parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> SweepPart {
@@ -349,6 +374,8 @@ public struct SweepPart: Sendable, Hashable {
     public var values: [[Double]]
 
     /// A part from its fields.
+    ///
+    /// - Complexity: O(1)
     public init(definition: SweepDefinition, shard: SweepShard, units: [Int], values: [[Double]]) {
         self.definition = definition
         self.shard = shard
@@ -367,6 +394,7 @@ public struct SweepResult: Sendable {
     /// The result of a part that holds every unit (a whole run).
     ///
     /// - Throws: ``SweepError`` if units are missing.
+    /// - Complexity: as ``init(merging:)`` with one part.
     public init(_ part: SweepPart) throws(SweepError) {
         try self.init(merging: [("<run>", part)])
     }
@@ -375,6 +403,9 @@ public struct SweepResult: Sendable {
     /// fingerprint), that no shard is given twice and that no shard is missing.
     ///
     /// - Throws: ``SweepError`` (not a usage error) naming the parts concerned.
+    /// - Complexity: O(parts × size of the definition + shards + units): each part's definition is compared
+    ///   with the first's (its samples, policies, parameters and metrics), then every unit's row is
+    ///   taken (rows are shared, not copied).
     public init(merging parts: [(name: String, part: SweepPart)]) throws(SweepError) {
         guard let (firstName, first) = parts.first else { throw SweepError("expected at least one part to merge") }
         let definition = first.definition
@@ -425,6 +456,8 @@ public struct SweepResult: Sendable {
     }
 
     /// The statistics of `cell`.
+    ///
+    /// - Complexity: O(1)
     public func cell(_ cell: Int) -> SweepCell { SweepCell(result: self, cell: cell) }
 }
 
@@ -440,7 +473,7 @@ public struct SweepCell: Sendable {
 
     /// The values of `metric` (an index into the recorded metrics) for `policy`, one per sample.
     ///
-    /// - Complexity: O(samples)
+    /// - Complexity: O(samples + parameters)
     public func values(ofMetric metric: Int, policy: Int) -> [Double] {
         let cells = definition.cellCount
         let column = policy * definition.metrics.count + metric
@@ -448,14 +481,20 @@ public struct SweepCell: Sendable {
     }
 
     /// The index of a recorded metric by key.
+    ///
+    /// - Complexity: O(metrics)
     public func metricIndex(_ key: String) -> Int? { definition.metrics.firstIndex(of: key) }
 
     /// The mean of metric `metric` with its 95 % interval, for each policy.
+    ///
+    /// - Complexity: O(policies × (samples + parameters))
     public func intervals(ofMetric metric: Int) -> [MeanInterval] {
         definition.policies.indices.map { MeanInterval(values(ofMetric: metric, policy: $0)) }
     }
 
     /// The best policy for the metric by mean, as ``Comparison/best(for:)`` decides.
+    ///
+    /// - Complexity: O(policies × (samples + parameters) + metrics)
     public func best(ofMetric metric: Int) -> Int? {
         let means = definition.policies.indices.map { Statistics.mean(values(ofMetric: metric, policy: $0)) }
         guard means.count > 1, Set(means).count > 1 else { return nil }
@@ -493,6 +532,10 @@ public struct SweepCell: Sendable {
 
     /// The paired differences `policy − baseline` of the metric, Holm-adjusted over the policies,
     /// as ``Comparison/pairedDifferences(of:baseline:)`` computes them.
+    ///
+    /// - Complexity: O(policies × (samples + parameters)) with the t method, O(policies × samples ×
+    ///   ``Statistics/bootstrapResamples``) for differences bootstrapped, plus O(policies log policies)
+    ///   for Holm's adjustment.
     public func pairedDifferences(ofMetric metric: Int) -> [PairedDifference?] {
         let baseline = baseline
         let reference = values(ofMetric: metric, policy: baseline)

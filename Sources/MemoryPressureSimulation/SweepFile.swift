@@ -26,6 +26,7 @@ public struct SweepFile: Sendable, Hashable {
     ///
     /// - Throws: ``InputError`` naming the file, line, column and field of the first problem and
     ///   what was expected.
+    /// - Complexity: O(length of `text`)
     public init(yaml text: String, file: String) throws(InputError) {
         let document = try ConfigObject(try ConfigNode.parseYAML(text, file: file), file: file)
         policies = try document.optionalStringList("policies")

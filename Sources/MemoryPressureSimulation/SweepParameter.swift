@@ -56,6 +56,7 @@ public struct SweepParameter: Sendable, Hashable {
     /// A parameter; every value is checked.
     ///
     /// - Throws: ``SweepError`` naming the parameter, the bad value and what was expected.
+    /// - Complexity: O(supported names + total length of `values`)
     public init(name: String, values: [String]) throws(SweepError) {
         self.name = name
         self.values = values.map { $0.trimmingWhitespaceAndTabs() }
@@ -79,6 +80,7 @@ public struct SweepParameter: Sendable, Hashable {
     /// Parses `NAME=v1,v2,…` (the `--param` flag).
     ///
     /// - Throws: ``SweepError`` if the text has no `=` or a value is bad.
+    /// - Complexity: O(length of `text`)
     public init(parsing text: String) throws(SweepError) {
         guard let equals = text.firstIndex(of: "=") else {
             throw SweepError("--param \(text.quotedExcerpt()): expected NAME=v1,v2,… such as memory=256MiB,512MiB")
@@ -94,6 +96,8 @@ public struct SweepParameter: Sendable, Hashable {
 
     /// The value as a number for charts and checks: bytes for sizes, percent for percentages of
     /// memory (shares as fractions), `nil` if the text is not a value of this parameter.
+    ///
+    /// - Complexity: O(length of `text`)
     public static func numeric(name: String, _ text: String) -> Double? {
         switch name {
         case "memory", "reserved", "growthPerMinute":
@@ -185,6 +189,8 @@ public struct SweepError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isUsage: Bool
 
     /// An error with `message`.
+    ///
+    /// - Complexity: O(1)
     public init(_ message: String, isUsage: Bool = true) {
         self.message = message
         self.isUsage = isUsage

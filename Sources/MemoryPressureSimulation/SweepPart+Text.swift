@@ -26,6 +26,7 @@ extension SweepPart {
     /// Reads a part that ``text`` wrote; `name` (the file) goes into errors.
     ///
     /// - Throws: ``SweepError`` (not a usage error) naming the file, the line and what was expected.
+    /// - Complexity: O(length of `text`)
     public init(parsing text: String, name: String) throws(SweepError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func fail(_ line: Int, _ message: String) -> SweepError {

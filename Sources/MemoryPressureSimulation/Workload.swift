@@ -61,6 +61,8 @@ public struct Workload: Sendable, Hashable {
     public var launchCost: LaunchCost
 
     /// A workload; see each property. ``phone`` has the defaults.
+    ///
+    /// - Complexity: O(1)
     public init(
         name: String, device: Device, apps: Int, footprint: LogNormal, backgroundModeShares: [BackgroundMode: Double],
         exitsOnSuspendShare: Double, ignoresWarningsShare: Double, viewCount: ClosedRange<Int>, viewBytes: LogNormal,

@@ -17,6 +17,8 @@ public struct SimulatedUser: Sendable, Hashable {
     public var sleepHour: Double
 
     /// Whether the user is awake at `hour` (0..<24).
+    ///
+    /// - Complexity: O(1)
     public func isAwake(atHour hour: Double) -> Bool {
         (hour >= wakeHour && hour < sleepHour) || (hour + 24 >= wakeHour && hour + 24 < sleepHour)
     }

@@ -9,6 +9,8 @@ public struct FootprintChange: Sendable, Hashable {
     public var purgeable: Bool
 
     /// A change of `delta` bytes to `app`'s base memory, or to its purgeable caches.
+    ///
+    /// - Complexity: O(1)
     public init(_ app: AppReference, by delta: Bytes, purgeable: Bool = false) {
         self.app = app
         self.delta = delta
@@ -24,6 +26,8 @@ public struct TimedAction: Sendable, Hashable {
     public var time: Double
 
     /// `action` at `time`.
+    ///
+    /// - Complexity: O(1)
     public init(_ action: Action, at time: Double) {
         self.action = action
         self.time = time
@@ -38,6 +42,8 @@ public struct BatchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var error: EngineError
 
     /// A failure of the element at `completed`.
+    ///
+    /// - Complexity: O(1)
     public init(completed: Int, error: EngineError) {
         self.completed = completed
         self.error = error
