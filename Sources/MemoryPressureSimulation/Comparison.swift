@@ -39,8 +39,8 @@ public struct Comparison: Sendable {
     /// parallelism. `progress` receives the number of finished runs and the total.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used.
-    /// - Complexity: O(apps) for the generator's catalogue and O(apps + actions generated) per seed for
-    ///   its trace, plus one `SimulationRun.run` per (policy, seed), spread over `parallelism` tasks.
+    /// - Complexity: O(apps) for the generator's catalogue, one ``WorkloadGenerator/trace(seed:)``
+    ///   per seed, plus one `SimulationRun.run` per (policy, seed), spread over `parallelism` tasks.
     public static func run(
         workload: Workload, policies: [Policy], seeds: [UInt64], parallelism: Int = 2,
         progress: (@Sendable (Int, Int) -> Void)? = nil

@@ -316,9 +316,10 @@ public struct Sweep: Sendable {
     /// the same whatever the parallelism. `progress` receives finished and total units.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used in a cell, or what `trace` throws.
-    /// - Complexity: O(cells × parameters × policies) to configure the cells, plus, for each unit of `shard`,
-    ///   making its sample's trace (for a seed, O(apps + actions generated)) and one
-    ///   `SimulationRun.run` per policy on it; the units are spread over `parallelism` tasks.
+    /// - Complexity: O(cells × parameters × policies) to configure the cells, plus, for each unit
+    ///   of `shard`, making its sample's trace (for a seed, O(apps) for a generator and one
+    ///   ``WorkloadGenerator/trace(seed:)``) and one `SimulationRun.run` per policy on it; the units
+    ///   are spread over `parallelism` tasks.
     public func run(
         shard: SweepShard = .whole, parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> SweepPart {

@@ -81,7 +81,9 @@ public struct WorkloadGenerator: Sendable {
 
     /// The trace of seed `seed`: a day of the user of that seed, or a day of requests to the tenants.
     ///
-    /// - Complexity: O(actions generated), plus O(apps) to draw a phone user.
+    /// - Complexity: for a phone user, O(apps log apps) to draw them, then O(sessions log sessions +
+    ///   apps opened × apps installed + actions generated) for their day (each pick weighs every
+    ///   installed app); for tenants, O(apps + sessions × log apps + actions generated).
     public func trace(seed: UInt64) -> Trace {
         if let user = user(seed: seed) { return phoneTrace(of: user, seed: seed) }
         return tenantTrace(seed: seed)
