@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test benchmarks install fuzz sanitizers docs-check
+.PHONY: deps run test test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -12,9 +12,23 @@ deps:
 run: deps
 	swift run -c release mempressure compare
 
-# The whole test suite.
+# The test suite, except the machine-dependent tests (tag `machine`: live /proc, earlyoom, child
+# processes holding hundreds of MiB), which `make test-machine` runs.
 test: deps
 	swift test
+
+# The machine-dependent tests alone (they are skipped by `make test`).
+test-machine: deps
+	MEMORYPRESSURE_MACHINE_TESTS=1 swift test --filter "$$(scripts/machine-test-suites.sh)"
+
+# The whole suite built for release (optimizer on), with the 10-million-id churn of LongRunTests.
+test-release: deps
+	MEMORYPRESSURE_MACHINE_TESTS=1 MEMORYPRESSURE_CHURN=10000000 swift test -c release --scratch-path .build-release
+
+# The whole suite with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation of the heap and the engine
+# checks every invariant (O(n) each), in its own scratch folder.
+test-checks: deps
+	MEMORYPRESSURE_INTERNAL_CHECKS=1 swift test --scratch-path .build-checks
 
 # Every benchmark (separate package; see Benchmarks/README.md).
 benchmarks: deps

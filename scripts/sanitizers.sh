@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 which="${1:-both}"
+# The machine-dependent tests run too; the churn test runs its short form.
+export MEMORYPRESSURE_MACHINE_TESTS=1 MEMORYPRESSURE_CHURN=20000
 if [ "$which" = address ] || [ "$which" = both ]; then
     echo "== AddressSanitizer (release)"
     # libjemalloc exports C++ operator new/delete; swiftc links ASan's runtime without its C++
