@@ -1,5 +1,4 @@
 import IndexedHeapModule
-import Logging
 
 /// The memory-pressure engine: it follows every app through its lifecycle, keeps the memory books,
 /// raises and clears pressure levels, warns running apps, purges, and kills — all according to a
@@ -11,6 +10,8 @@ import Logging
 /// Its stored state is not checked for exclusive access at run time (`@exclusivity(unchecked)`):
 /// the engine is a single-threaded object and its hot paths touch that state on every footprint
 /// change. Use one engine from one thread (or task) at a time.
+///
+///     import MemoryPressureFormats   // for the shipped policies (.ios4) and `jsonLine`
 ///
 ///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
 ///     try engine.apply(.launch(AppLaunch(id: "com.example.mail", footprint: .mebibytes(40))), at: 0)
@@ -138,8 +139,6 @@ public final class PressureEngine {
     var observers: [Int32: [(serial: Int, handler: (Int) -> MemoryWarningResponse)]] = [:]
     var observerSerial = 0
 
-    let logger = Logger(label: "MemoryPressure.PressureEngine")
-
     struct ViewKey: Hashable {
         var app: Int32
         var view: String
@@ -150,7 +149,7 @@ public final class PressureEngine {
     /// - Throws: ``EngineError/invalidPolicy(_:)`` if the policy breaks a schema rule
     ///   (``Policy/validate()``), ``EngineError/invalidPattern(_:)`` if a pattern does not compile.
     /// - Complexity: O(size of the policy)
-    public init(device: Device, policy: Policy = .ios4) throws(EngineError) {
+    public init(device: Device, policy: Policy) throws(EngineError) {
         do throws(PolicyErrors) {
             try policy.validate()
         } catch {
