@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "IndexedHeapModule", targets: ["IndexedHeapModule"]),
         .library(name: "MemoryPressure", targets: ["MemoryPressure"]),
+        .library(name: "MemoryPressureFormats", targets: ["MemoryPressureFormats"]),
         .library(name: "MemoryPressureSimulation", targets: ["MemoryPressureSimulation"]),
         .library(name: "MemoryPressureJemalloc", targets: ["MemoryPressureJemalloc"]),
         .library(name: "MemoryPressureLinux", targets: ["MemoryPressureLinux"]),
@@ -24,8 +25,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // Tests only: property-based tests of the parsers and the accountant.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -35,13 +34,17 @@ let package = Package(
             name: "IndexedHeapModule",
             swiftSettings: internalChecks
         ),
+        // The engine: no file formats, no Yams, no Foundation.
         .target(
             name: "MemoryPressure",
-            dependencies: [
-                "IndexedHeapModule",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["IndexedHeapModule"],
+            swiftSettings: internalChecks
+        ),
+        // Files, parsing and writing: policies (read and write, and the shipped ones), snapshots,
+        // the kill-order report, the event log's JSON Lines.
+        .target(
+            name: "MemoryPressureFormats",
+            dependencies: ["MemoryPressure", .product(name: "Yams", package: "Yams")],
             // The policy files are compiled in (ShippedPolicies.swift, made by
             // scripts/generate-shipped-policies.py), so a binary copied anywhere finds them.
             exclude: ["Policies"],
@@ -49,7 +52,7 @@ let package = Package(
         ),
         .target(
             name: "MemoryPressureSimulation",
-            dependencies: ["MemoryPressure"],
+            dependencies: ["MemoryPressure", "MemoryPressureFormats"],
             swiftSettings: internalChecks
         ),
         .systemLibrary(
@@ -59,7 +62,8 @@ let package = Package(
         ),
         .target(
             name: "MemoryPressureJemalloc",
-            dependencies: ["MemoryPressure", "CJemalloc"],
+            // Formats only for the default policy (`Policy.ios4`) of `RealMemoryHost`.
+            dependencies: ["MemoryPressure", "MemoryPressureFormats", "CJemalloc"],
             swiftSettings: internalChecks
         ),
         .target(
@@ -71,6 +75,7 @@ let package = Package(
             name: "mempressure",
             dependencies: [
                 "MemoryPressure",
+                "MemoryPressureFormats",
                 "MemoryPressureSimulation",
                 "MemoryPressureJemalloc",
                 "MemoryPressureLinux",
@@ -81,27 +86,29 @@ let package = Package(
         // A non-test target with helpers shared by the test targets (seeded generators, reference models).
         .target(
             name: "TestSupport",
-            dependencies: ["IndexedHeapModule", "MemoryPressure", "MemoryPressureSimulation"],
+            dependencies: ["IndexedHeapModule", "MemoryPressure", "MemoryPressureFormats", "MemoryPressureSimulation"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "IndexedHeapModuleTests", dependencies: ["IndexedHeapModule", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureTests",
             dependencies: [
-                "MemoryPressure", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                "MemoryPressure", "MemoryPressureFormats", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "MemoryPressureSimulationTests",
             dependencies: [
-                "MemoryPressureSimulation", "TestSupport",
+                "MemoryPressureSimulation", "MemoryPressureFormats", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureSimulation", "TestSupport"]),
+        .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureFormats", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
-            dependencies: ["MemoryPressureLinux", "TestSupport"],
+            dependencies: ["MemoryPressureLinux", "MemoryPressureFormats", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MempressureCLITests", dependencies: ["mempressure", "TestSupport"]),
+        .testTarget(
+            name: "MempressureCLITests", dependencies: ["mempressure", "MemoryPressureFormats", "TestSupport"]),
     ]
 )

@@ -17,15 +17,20 @@ let package = Package(
         .target(name: "FuzzSupport"),
         .executableTarget(
             name: "FuzzPolicy",
-            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
+            ]),
         .executableTarget(
             name: "FuzzSnapshot",
-            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure")]),
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
+            ]),
         .executableTarget(
             name: "FuzzTrace",
             dependencies: [
                 "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),
         .executableTarget(
@@ -33,6 +38,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),
         .executableTarget(
@@ -40,6 +46,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
             ]),
     ]

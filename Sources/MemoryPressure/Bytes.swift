@@ -111,7 +111,7 @@ extension Bytes {
     }
 
     /// What ``init(parsing:)`` made of a text.
-    enum ParseResult: Equatable {
+    package enum ParseResult: Equatable {
         /// A size within `0...maximum`.
         case bytes(Int64)
         /// A well-formed size above ``maximum``.
@@ -121,7 +121,7 @@ extension Bytes {
     }
 
     /// Parses a size, telling a size that is too large from text that is not a size.
-    static func parse(_ text: String) -> ParseResult {
+    package static func parse(_ text: String) -> ParseResult {
         let trimmed = text.trimmingWhitespace()
         var number = Substring(trimmed)
         var multiplier: Int64 = 1

@@ -14,14 +14,14 @@ extension Policy {
         var previous: (level: PressureLevel, enter: MemoryAmount)? = nil
         for level in [PressureLevel.warning, .urgent, .critical] {
             guard let threshold = thresholds[level] else { continue }
-            let order = PolicyLoader.compare(threshold.enter, threshold.clear)
+            let order = MemoryAmount.compare(threshold.enter, threshold.clear)
             if !(order == .less || (comparison == .atOrBelow && order == .same)) {
                 problem(
                     "thresholds.\(level.name)",
                     "expected \"clear\" (\(threshold.clear)) above \"enter\" (\(threshold.enter)): a level is left only "
                         + "above where it is entered")
             }
-            if let previous, PolicyLoader.compare(threshold.enter, previous.enter) != .less {
+            if let previous, MemoryAmount.compare(threshold.enter, previous.enter) != .less {
                 problem(
                     "thresholds.\(level.name)",
                     "threshold out of order: \(level.name) is entered below \(threshold.enter) free, expected less than "
@@ -47,7 +47,7 @@ extension Policy {
                 problem(path, "\"killUntil\" needs \"killBelow\" (where the band's kills start)")
             }
             if let start = band.killBelow, let stop = band.killUntil, case .fixed(let low) = start,
-                case .fixed(let high) = stop, PolicyLoader.compare(high, low) == .less
+                case .fixed(let high) = stop, MemoryAmount.compare(high, low) == .less
             {
                 problem(path, "expected \"killUntil\" (\(high)) at or above \"killBelow\" (\(low))")
             }

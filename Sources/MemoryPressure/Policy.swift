@@ -1,7 +1,6 @@
-import Foundation
-
 /// A low-memory policy: when memory counts as short, whom to warn, what to purge, and whom to
-/// kill in which order. Policies are data (`policies/*.yaml`); ``Policy/ios4`` is the default.
+/// kill in which order. Policies are data (`policies/*.yaml`, loaded and
+/// written by the MemoryPressureFormats module, whose `Policy.ios4` is the default).
 public struct Policy: Sendable, Hashable {
     /// The policy's short name, such as `ios4` or `linux-oom`.
     public var name: String
@@ -383,7 +382,7 @@ public struct RelaunchModel: Sendable, Hashable {
     func logCostPerByte(footprint: Int64) -> Double {
         let bytes = Double(Swift.max(footprint, 1))
         let cost = Swift.max(coldFixed + coldPerMiB * bytes / 1_048_576 - warmFixed, 1e-9)
-        return Foundation.log(cost / bytes)
+        return Math.log(cost / bytes)
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import IndexedHeapModule
 
 // The kill queue: every killable resident app, keyed so that the heap's maximum is the next victim.
@@ -88,7 +87,7 @@ extension PressureEngine {
             return scaled <= 0 ? 0 : Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
         case .externalScore:
             let score = externalScores[index] ?? 0
-            let scaled = Foundation.log1p(Swift.max(score, 0)) * 536_870_912
+            let scaled = Math.log1p(Swift.max(score, 0)) * 536_870_912
             return Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
         }
     }

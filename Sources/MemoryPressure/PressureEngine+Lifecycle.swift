@@ -1,5 +1,3 @@
-import Foundation
-
 // The app lifecycle (DESIGN.md, "The app lifecycle"): every action, with its callbacks in order.
 //
 // Callbacks named "will…" are logged before the state change they announce, "did…" after it.
@@ -231,9 +229,9 @@ extension PressureEngine {
         let model = policy.relaunch
         let weight = model.decayRate * now
         var log = apps[index].useLog
-        if log == -.infinity && model.prior > 0 { log = Foundation.log(model.prior) + weight }
+        if log == -.infinity && model.prior > 0 { log = Math.log(model.prior) + weight }
         let high = Swift.max(log, weight)
-        apps[index].useLog = high + Foundation.log(Foundation.exp(log - high) + Foundation.exp(weight - high))
+        apps[index].useLog = high + Math.log(Math.exp(log - high) + Math.exp(weight - high))
     }
 
     private func warmResume(_ index: Int) {

@@ -1,4 +1,3 @@
-import Foundation
 // The kill-order report: who would die next, in order, and why — read without changing anything.
 
 /// One row of a kill order: who would die at this rank, and why.
@@ -120,19 +119,19 @@ extension PressureEngine {
         case .largestFirst, .firstInFirstOut:
             break
         case .leastRecentlyUsed:
-            reason += " (frontmost \(Event.json(((now - app.lastFrontmost) * 10).rounded() / 10))s ago)"
+            reason += " (frontmost \(Event.number(((now - app.lastFrontmost) * 10).rounded() / 10))s ago)"
         case .badness:
             reason += ": \(badnessPages(of: index)) pages"
         case .oomScore:
             reason = "oom_score \(oomScore(of: index))"
         case .expectedRelaunchCost:
             let model = policy.relaunch
-            let uses = Foundation.exp(app.useLog - model.decayRate * now)
+            let uses = Math.exp(app.useLog - model.decayRate * now)
             let cost = model.coldFixed + model.coldPerMiB * Double(app.footprint) / 1_048_576 - model.warmFixed
-            reason += " (recent opens \(Event.json((uses * 100).rounded() / 100)), relaunch costs "
-            reason += "\(Event.json((cost * 100).rounded() / 100)) s)"
+            reason += " (recent opens \(Event.number((uses * 100).rounded() / 100)), relaunch costs "
+            reason += "\(Event.number((cost * 100).rounded() / 100)) s)"
         case .externalScore:
-            reason += " (score \(Event.json(((externalScores[index] ?? 0) * 100).rounded() / 100)))"
+            reason += " (score \(Event.number(((externalScores[index] ?? 0) * 100).rounded() / 100)))"
         }
         if band.slotsByOomScoreAdj {
             reason += " (oom_score_adj \(effectiveOomScoreAdj(of: index, in: app.state)))"

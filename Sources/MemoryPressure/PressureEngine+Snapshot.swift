@@ -1,3 +1,54 @@
+/// A moment of a device: its memory and the apps in it (DESIGN.md, "Snapshot"), the input of
+/// `mempressure kill-order`.
+public struct Snapshot: Sendable, Hashable {
+    /// The device.
+    public var device: Device
+    /// The apps, in file order.
+    public var apps: [ResidentApp]
+    /// Memory in use outside the apps (see ``ResourceAccountant/unattributed``); set by live
+    /// sources, 0 in snapshot files.
+    public var unattributed: Bytes
+
+    /// A snapshot.
+    public init(device: Device, apps: [ResidentApp], unattributed: Bytes = .zero) {
+        self.device = device
+        self.apps = apps
+        self.unattributed = unattributed
+    }
+}
+
+extension PressureEngine {
+    /// An engine holding every app of `snapshot` in its state, ready for ``killOrder(limit:)``.
+    ///
+    /// - Throws: ``EngineError`` if the policy's patterns do not compile or the snapshot has two
+    ///   foreground apps.
+    /// - Complexity: O(n log n)
+    public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
+        try self.init(device: snapshot.device, policy: policy)
+        reserveCapacity(apps: snapshot.apps.count)
+        accountant.setUnattributed(snapshot.unattributed)
+        for app in snapshot.apps {
+            try add(app)
+        }
+        // A snapshot has no history: an app is taken to have entered its band when it was last
+        // frontmost, so first-in-first-out bands start with the app left longest ago; apps left
+        // at the same moment entered in the order of their ids.
+        let byAge = apps.indices.sorted {
+            apps[$0].lastFrontmost != apps[$1].lastFrontmost
+                ? apps[$0].lastFrontmost < apps[$1].lastFrontmost
+                : apps[$0].id.rawValue.utf8.lexicographicallyPrecedes(apps[$1].id.rawValue.utf8)
+        }
+        for (sequence, index) in byAge.enumerated() {
+            apps[index].bandEntry = UInt64(sequence + 1)
+            syncKillQueue(index)
+        }
+        bandSequence = UInt64(apps.count)
+        // The device's free swap counts the apps' own swap entries: what they do not hold is
+        // used outside them.
+        if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
+    }
+}
+
 /// An app as a snapshot describes it (DESIGN.md, "Snapshot"): already in some state, with no history.
 public struct ResidentApp: Sendable, Hashable {
     /// The app.

@@ -15,6 +15,8 @@ import IndexedHeapModule
 /// Callbacks (delegates, observers, ``externalScore``) run in the middle of a mutation; a
 /// mutation they request is deferred until the current one has finished (``isMutating``).
 ///
+///     import MemoryPressureFormats   // for the shipped policies (.ios4) and `jsonLine`
+///
 ///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
 ///     try engine.apply(.launch(AppLaunch(id: "com.example.mail", footprint: .mebibytes(40))), at: 0)
 ///     try engine.apply(.home, at: 5)
@@ -180,7 +182,7 @@ public final class PressureEngine {
     /// - Throws: ``EngineError/invalidPolicy(_:)`` if the policy breaks a schema rule
     ///   (``Policy/validate()``), ``EngineError/invalidPattern(_:)`` if a pattern does not compile.
     /// - Complexity: O(size of the policy)
-    public init(device: Device, policy: Policy = .ios4) throws(EngineError) {
+    public init(device: Device, policy: Policy) throws(EngineError) {
         do throws(PolicyErrors) {
             try policy.validate()
         } catch {

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// Runs a ``PressureEngine`` on real memory: every app (or tenant) gets a jemalloc arena of its
 /// own (a ``TenantMemory``), and every byte the engine counts for it is really allocated there,

@@ -26,7 +26,7 @@ public enum SyntheticProcTree {
         to directory: String, count: Int, seed: UInt64, kernelThreadShare: Double = 0.02
     ) throws(SyntheticProcTreeError) -> ProcFileSystem {
         precondition(count >= 0, "count \(count): expected zero or more processes")
-        var generator = SeededGenerator(seed: seed)
+        var generator = TreeGenerator(seed: seed)
         let pageSize = 4096
         let names = [
             "bash", "python3", "node", "java", "postgres", "nginx", "chrome", "code", "redis-server", "swift-frontend",
@@ -152,7 +152,22 @@ public enum SyntheticProcTree {
     }
 }
 
-extension SeededGenerator {
+/// SplitMix64 (Steele, Lea and Flood), the same sequence as MemoryPressureSimulation's
+/// `SeededGenerator`, kept here so the /proc module needs neither the simulation module nor its
+/// dependencies: the same seed still writes the same tree.
+private struct TreeGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     /// A uniform double in [0, 1).
-    fileprivate mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// A reader of delimited text (CSV as RFC 4180 defines it, or TSV): records end at LF or CRLF;
 /// a field that starts with `"` is quoted and may hold the separator, line ends and `""` (one

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// The clairvoyant reference of `compare`: it knows the rest of the trace. At every kill it
 /// removes the resident app whose loss costs the least future launch wait per byte freed —

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// What a sweep is, as data: the policies, the grid of parameters, the samples and the metrics.
 /// Everything its output needs, and nothing that depends on the machine that runs it, so that a

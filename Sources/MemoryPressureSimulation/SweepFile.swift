@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// A sweep file (YAML or JSON): the grid, and optionally the policies, seeds and baseline.
 ///

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 extension SweepPart {
     /// The format version a part's header names.

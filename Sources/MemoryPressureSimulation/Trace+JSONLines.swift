@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 // Reading and writing traces as JSON Lines (DESIGN.md, "Trace").
 

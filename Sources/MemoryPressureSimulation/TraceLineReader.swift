@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// Reads the fields of one trace line into an action, with errors naming the line and field.
 struct TraceLineReader {

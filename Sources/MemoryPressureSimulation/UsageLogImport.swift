@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// Imports real app-usage logs in the common form `user, session, timestamp, app, event` with
 /// `Opened`/`Closed` events (CSV or TSV, with a header row), mapping each user's day to a trace.

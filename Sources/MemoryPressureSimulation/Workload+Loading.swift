@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 extension Workload {
     /// The built-in workloads by name.

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureJemalloc
 import MemoryPressureSimulation
 import TestSupport

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 import Testing
 

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import Synchronization
 import Testing
 import TestSupport
@@ -54,7 +55,7 @@ struct ConcurrentFrontTests {
 
     @Test("8 threads × 2,000 changes through the lock: exact totals, events in order")
     func sharedStress() async throws {
-        let shared = try SharedPressureEngine(device: Self.roomyDevice, eventBuffer: 1 << 16)
+        let shared = try SharedPressureEngine(device: Self.roomyDevice, policy: .ios4, eventBuffer: 1 << 16)
         try Self.launchAll { action, time in try shared.apply(action, at: time) }
         // The same launches on a bare engine: how many events the front must deliver.
         let bare = PressureEngine.scenario(memory: Self.roomyDevice.memory, reserved: Self.roomyDevice.reserved)
@@ -115,7 +116,7 @@ struct ConcurrentFrontTests {
 
     @Test("a callback re-entering the front on its own thread is deferred, not deadlocked")
     func reentryThroughTheFront() throws {
-        let shared = try SharedPressureEngine(device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)))
+        let shared = try SharedPressureEngine(device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)), policy: .ios4)
         try shared.apply(.launch("F", mib: 330), at: 0)
         let calls = Atomic<Int>(0)
         try shared.withEngine { (engine) throws(EngineError) in
@@ -133,7 +134,7 @@ struct ConcurrentFrontTests {
 
     @Test("8 tasks × 2,000 changes through the actor: exact totals")
     func actorStress() async throws {
-        let actor = try PressureEngineActor(device: Self.roomyDevice, eventBuffer: 0)
+        let actor = try PressureEngineActor(device: Self.roomyDevice, policy: .ios4, eventBuffer: 0)
         var time = 0.0
         for worker in 0..<Self.workers {
             for k in 0..<Self.tenantsPerWorker {
@@ -178,7 +179,7 @@ struct ConcurrentFrontTests {
 
     @Test("a batch stops at the failed element; the ones before it took effect")
     func batchStopsAtFailure() throws {
-        let shared = try SharedPressureEngine(device: Self.roomyDevice)
+        let shared = try SharedPressureEngine(device: Self.roomyDevice, policy: .ios4)
         let batch = [
             TimedAction(.launch("A", mib: 10), at: 0),
             TimedAction(.allocate("A", mib: 1), at: 1),

@@ -1,5 +1,7 @@
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
+import MemoryPressureSimulation
 import Testing
 import TestSupport
 

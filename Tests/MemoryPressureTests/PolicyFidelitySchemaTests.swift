@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import Testing
 import TestSupport
 

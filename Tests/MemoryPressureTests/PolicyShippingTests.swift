@@ -1,5 +1,6 @@
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import Testing
 import TestSupport
 
@@ -9,7 +10,7 @@ import TestSupport
 struct PolicyShippingTests {
     @Test("the compiled-in text is each policy file, byte for byte (run the script after editing one)")
     func generatedMatchesFiles() throws {
-        let folder = URL(fileURLWithPath: PackagePaths.path("Sources/MemoryPressure/Policies"))
+        let folder = URL(fileURLWithPath: PackagePaths.path("Sources/MemoryPressureFormats/Policies"))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
         #expect(Set(files.map { String($0.dropLast(5)) }) == Set(Policy.shippedNames))
         for name in Policy.shippedNames {

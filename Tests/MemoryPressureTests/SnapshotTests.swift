@@ -1,5 +1,6 @@
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+import MemoryPressureFormats
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// Helpers to write lifecycle and pressure scenarios compactly.
 extension PressureEngine {

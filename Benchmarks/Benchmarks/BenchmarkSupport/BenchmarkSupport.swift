@@ -6,6 +6,7 @@
 import Benchmark
 import IndexedHeapModule
 import MemoryPressure
+import MemoryPressureSimulation
 
 #if canImport(Glibc)
     import Glibc

@@ -6,6 +6,7 @@ import Benchmark
 import BenchmarkSupport
 import IndexedHeapModule
 import MemoryPressure
+import MemoryPressureFormats
 
 let benchmarks: @Sendable () -> Void = {
     warnIfBuiltWithInternalChecks()

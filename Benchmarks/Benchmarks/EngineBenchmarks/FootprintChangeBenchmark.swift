@@ -2,6 +2,8 @@ import Benchmark
 import BenchmarkSupport
 import IndexedHeapModule
 import MemoryPressure
+import MemoryPressureFormats
+import MemoryPressureSimulation
 
 /// The cost of one footprint change, three ways, on the same N apps and the same stream of changes:
 ///

@@ -1,5 +1,6 @@
 import Benchmark
 import MemoryPressure
+import MemoryPressureFormats
 
 /// `kill-order` on a snapshot of 100,000 apps under `ios4`: the steps of the command (load the
 /// snapshot text, build the engine, read the top 100 from the kill queue, format them), each on

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// A deterministic JSON snapshot of a server with `apps` tenants, in the shape of
 /// `Examples/snapshots/server.json` (see `scripts/make-server-snapshot.py`): states suspended /

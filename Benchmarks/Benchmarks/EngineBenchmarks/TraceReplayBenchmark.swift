@@ -1,5 +1,6 @@
 import Benchmark
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 #if canImport(Glibc)

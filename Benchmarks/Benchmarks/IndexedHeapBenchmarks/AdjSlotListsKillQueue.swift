@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// Competitor (d), faithful form: Android lmkd's `procadjslot_list` and `kill_heaviest_task`.
 ///

@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import IndexedHeapModule
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// The state of one single-operation benchmark on an `IndexedHeap<UInt64>` of about `size`
 /// elements: the heap and its inputs are built in `setup` (outside any measurement) and freed in

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// The packed `UInt64` key of the kill-queue workload: the higher the key, the sooner the app is killed.
 ///

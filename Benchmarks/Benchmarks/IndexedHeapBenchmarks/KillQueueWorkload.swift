@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// One operation of the mixed kill-queue workload.
 struct KillQueueOperation {

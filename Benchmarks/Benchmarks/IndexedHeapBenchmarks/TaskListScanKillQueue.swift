@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// Competitor (c), faithful form: the Linux kernel's `select_bad_process`, which walks the task
 /// list (`for_each_process`: a circular doubly linked list of individually allocated

@@ -1,6 +1,7 @@
 import Benchmark
 import IndexedHeapModule
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureJemalloc
 
 /// Bytes of engine memory per tracked app, measured in a clean child process (``CleanProcess``):

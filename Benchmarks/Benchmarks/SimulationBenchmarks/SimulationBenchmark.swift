@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureJemalloc
 import MemoryPressureSimulation
 

@@ -1,5 +1,6 @@
 import FuzzSupport
 import MemoryPressure
+import MemoryPressureFormats
 
 /// libFuzzer entry point: any bytes are either a policy or an ``PolicyErrors``, never a trap or
 /// a hang; a policy that loads is used to classify a few ids (its name patterns run).

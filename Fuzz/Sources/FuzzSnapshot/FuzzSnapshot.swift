@@ -1,5 +1,6 @@
 import FuzzSupport
 import MemoryPressure
+import MemoryPressureFormats
 
 /// libFuzzer entry point: any bytes are either a snapshot or an ``InputError``; a snapshot that
 /// parses is loaded under every shipped policy and ranked, and the books must balance.

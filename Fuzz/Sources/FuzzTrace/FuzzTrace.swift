@@ -1,5 +1,6 @@
 import FuzzSupport
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// libFuzzer entry point: any bytes are either a trace (JSON Lines) or an ``InputError``; a

@@ -1,5 +1,6 @@
 import FuzzSupport
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// libFuzzer entry point: any bytes are either a usage log or an ``InputError``; every trace an

@@ -17,7 +17,7 @@ public actor PressureEngineActor {
     ///   behind (0: none are kept).
     /// - Throws: what ``PressureEngine/init(device:policy:)`` throws.
     /// - Complexity: O(size of the policy)
-    public init(device: Device, policy: Policy = .ios4, eventBuffer: Int = 4096) throws(EngineError) {
+    public init(device: Device, policy: Policy, eventBuffer: Int = 4096) throws(EngineError) {
         let engine = try PressureEngine(device: device, policy: policy)
         engine.eventRetention = eventBuffer > 0 ? .newest(eventBuffer) : .none
         self.engine = engine

@@ -42,7 +42,7 @@ public final class SharedPressureEngine: @unchecked Sendable {
     /// - Throws: what ``PressureEngine/init(device:policy:)`` throws.
     /// - Complexity: O(size of the policy)
     public convenience init(
-        device: Device, policy: Policy = .ios4, eventBuffer: Int = 4096, clock: (@Sendable () -> Double)? = nil
+        device: Device, policy: Policy, eventBuffer: Int = 4096, clock: (@Sendable () -> Double)? = nil
     ) throws(EngineError) {
         self.init(wrapping: try PressureEngine(device: device, policy: policy), eventBuffer: eventBuffer, clock: clock)
     }

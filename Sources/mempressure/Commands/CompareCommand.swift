@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// `mempressure compare`: every policy replays the very same samples; which one hurts users least?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureLinux
 
 /// `mempressure kill-order`: who dies next, and why.

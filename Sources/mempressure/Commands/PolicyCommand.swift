@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 
 /// `mempressure policy`: list, show and validate policies.
 struct PolicyCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// `mempressure profile`: what the users of a workload do in a day, measured on their traces,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// `mempressure replay`: runs a trace through the engine and prints the event log.

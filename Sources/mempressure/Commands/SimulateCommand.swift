@@ -1,5 +1,6 @@
 import ArgumentParser
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureJemalloc
 import MemoryPressureSimulation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// `mempressure sweep`: policies × parameters × samples, in one run or in shards merged later.

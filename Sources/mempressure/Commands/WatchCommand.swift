@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureLinux
 
 #if canImport(Glibc)

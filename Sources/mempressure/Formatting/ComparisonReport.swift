@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// A comparison (or a single simulation) as a table, JSON or CSV: every metric's mean with its

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// The `text` form of the event log: one aligned line per event, for people.
 enum EventLogText {

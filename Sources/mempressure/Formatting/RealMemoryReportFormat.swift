@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureJemalloc
 
 /// `simulate --real-memory`'s report: expected against measured bytes for kills and purges, as a

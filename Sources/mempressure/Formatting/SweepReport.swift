@@ -1,5 +1,6 @@
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// A sweep as JSON, a table or CSV. Each cell is what `compare` reports at the cell's parameters

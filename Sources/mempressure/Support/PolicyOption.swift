@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// The `--policy NAME|FILE` option shared by the commands that run a policy.

@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// Reading a trace file (JSON Lines), with the documented errors.

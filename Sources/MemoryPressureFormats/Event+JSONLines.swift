@@ -1,3 +1,5 @@
+import MemoryPressure
+
 // The event log's JSON Lines form (DESIGN.md, "Event log"): fixed key order, integer bytes, so the
 // same log always serialises to the same bytes.
 
@@ -33,12 +35,13 @@ extension Event {
     }
 
     /// A number as JSON: an integer when whole (`5`), otherwise the shortest decimal (`2.5`).
-    public static func json(_ time: Double) -> String {
-        if time == time.rounded(), abs(time) < 1e15 { return String(Int64(time)) }
-        return String(time)
-    }
+    ///
+    /// - Complexity: O(1)
+    public static func json(_ time: Double) -> String { number(time) }
 
     /// A JSON string literal with the required escapes.
+    ///
+    /// - Complexity: O(length of `string`)
     public static func json(_ string: String) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {

@@ -1,3 +1,5 @@
+import MemoryPressure
+
 /// The documented limits every input file is checked against when it is read, so that no file
 /// can make the engine overflow, hang or exhaust memory. The README's "Limits and hostile
 /// input" section lists them.

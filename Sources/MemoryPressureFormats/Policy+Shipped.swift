@@ -1,3 +1,5 @@
+import MemoryPressure
+
 extension Policy {
     /// The names of the policies shipped with the package (`policies/*.yaml`), default first.
     public static let shippedNames = [

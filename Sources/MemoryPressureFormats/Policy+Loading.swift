@@ -1,13 +1,4 @@
-import Foundation
-
-/// Every problem found in one policy file: loading checks the whole file and reports them all.
-public struct PolicyErrors: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The problems, in the order of the file.
-    public var problems: [InputError]
-
-    /// One line per problem.
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
-}
+import MemoryPressure
 
 extension Policy {
     /// Loads a policy from YAML (or JSON) text. The schema is documented in README.md ("The
@@ -173,14 +164,14 @@ final class PolicyLoader {
                 try pair.finish()
                 // At or below (earlyoom) a level is left as soon as free memory is above its enter
                 // threshold, so clear may equal enter; strictly below, clear must be higher.
-                let order = Self.compare(enter, clear)
+                let order = MemoryAmount.compare(enter, clear)
                 guard order == .less || (comparison == .atOrBelow && order == .same) else {
                     throw pair.error(
                         "expected \"clear\" (\(clear)) above \"enter\" (\(enter)): a level is left only above where it is entered"
                             + (comparison == .atOrBelow ? " (or at it, with comparison: atOrBelow)" : "")
                     )
                 }
-                if let previous, Self.compare(enter, previous.enter) != .less {
+                if let previous, MemoryAmount.compare(enter, previous.enter) != .less {
                     throw pair.error(
                         "threshold out of order: \(level.name) is entered below \(enter) free, expected less than "
                             + "\(previous.level.name)'s \(previous.enter) (a higher level needs less free memory)")
@@ -207,17 +198,6 @@ final class PolicyLoader {
         guard present else { throw object.error("expected at least one of warning, urgent, critical") }
         return result
     }
-
-    /// Compares two amounts when both are in the same unit (mixed units cannot be ordered without a device).
-    static func compare(_ lhs: MemoryAmount, _ rhs: MemoryAmount) -> ComparisonResult {
-        switch (lhs, rhs) {
-        case (.bytes(let a), .bytes(let b)): a < b ? .less : (a == b ? .same : .more)
-        case (.percent(let a), .percent(let b)): a < b ? .less : (a == b ? .same : .more)
-        default: .less
-        }
-    }
-
-    enum ComparisonResult { case less, same, more }
 
     private func level(_ node: ConfigNode, _ object: ConfigObject, _ key: String) throws(InputError) -> PressureLevel {
         guard case .string(let text) = node.value, let level = PressureLevel(name: text), level != .normal else {
@@ -416,7 +396,7 @@ final class PolicyLoader {
                     throw object.error("\"killUntil\" needs \"killBelow\" (where the band's kills start)")
                 }
                 if let killBelow, let killUntil, case .fixed(let start) = killBelow, case .fixed(let stop) = killUntil,
-                    Self.compare(stop, start) == .less
+                    MemoryAmount.compare(stop, start) == .less
                 {
                     throw object.error("expected \"killUntil\" (\(stop)) at or above \"killBelow\" (\(start))")
                 }

@@ -1,22 +1,45 @@
 import MemoryPressure
 
-/// The kill-order report of DESIGN.md ("Kill-order report") in its three forms.
-struct KillOrderReport {
-    var policy: String
-    var device: Device
-    var free: Bytes
-    var level: PressureLevel
-    var order: [KillCandidate]
-    var protected: [(app: AppID, reason: String)]
+/// The kill-order report of DESIGN.md ("Kill-order report") in its three forms: the JSON
+/// contract (``json``), CSV (``csv``) and an aligned table for people (``table``).
+public struct KillOrderReport {
+    /// The policy's name.
+    public var policy: String
+    /// The device ranked.
+    public var device: Device
+    /// Its free memory.
+    public var free: Bytes
+    /// The pressure level that free memory means under the policy.
+    public var level: PressureLevel
+    /// The victims, in kill order (``PressureEngine/killOrder(limit:)``).
+    public var order: [KillCandidate]
+    /// The apps the policy never kills, with the reason (``PressureEngine/protectedApps()``).
+    public var protected: [(app: AppID, reason: String)]
     /// Whether each row also shows the key that ordered it.
-    var explain: Bool
+    public var explain: Bool
     /// Processes left out of the ranking, with the reason (`--live`: this tool's own process).
-    var excluded: [(app: String, reason: String)] = []
+    public var excluded: [(app: String, reason: String)] = []
     /// Notes printed under the table (`--live`: the PSI reading against lmkd's triggers).
-    var notes: [String] = []
+    public var notes: [String] = []
+
+    /// A report; ``excluded`` and ``notes`` start empty.
+    public init(
+        policy: String, device: Device, free: Bytes, level: PressureLevel, order: [KillCandidate],
+        protected: [(app: AppID, reason: String)], explain: Bool
+    ) {
+        self.policy = policy
+        self.device = device
+        self.free = free
+        self.level = level
+        self.order = order
+        self.protected = protected
+        self.explain = explain
+    }
 
     /// The contract's JSON, on one line, keys in the contract's order.
-    var json: String {
+    ///
+    /// - Complexity: O(size of the report)
+    public var json: String {
         var out = "{\"policy\":\(Event.json(policy)),\"device\":{\"memory\":\(device.memory.value),"
         out += "\"free\":\(free.value),\"level\":\"\(level.name)\"},\"order\":["
         out += order.map { row in
@@ -42,7 +65,9 @@ struct KillOrderReport {
     }
 
     /// CSV with a header row; footprints in bytes; protected apps follow with an empty rank.
-    var csv: String {
+    ///
+    /// - Complexity: O(size of the report)
+    public var csv: String {
         var out = "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "") + "\n"
         for row in order {
             var fields = [
@@ -61,7 +86,9 @@ struct KillOrderReport {
     }
 
     /// An aligned table for people, with human-readable sizes.
-    var table: String {
+    ///
+    /// - Complexity: O(size of the report)
+    public var table: String {
         var out = "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
         out += "free \(free.formatted), level \(level.name)\n\n"
         var rows = [["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])]
@@ -87,44 +114,26 @@ struct KillOrderReport {
         return out
     }
 
-    static func hex(_ key: UInt64) -> String {
+    /// A packed kill-queue key as 16 hex digits, `0x…`.
+    ///
+    /// - Complexity: O(1)
+    public static func hex(_ key: UInt64) -> String {
         let digits = String(key, radix: 16)
         return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
     /// Control characters (from live process names) are escaped as `\u{1B}` first.
-    static func csvField(_ raw: String) -> String {
+    ///
+    /// - Complexity: O(length of `raw`)
+    public static func csvField(_ raw: String) -> String {
         let text = raw.escapingControlCharacters()
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-/// Aligned plain-text tables.
-enum TextTable {
-    /// Renders `rows` (the first is the header) with two spaces between columns; columns listed
-    /// in `rightAligned` are aligned to the right. Trailing spaces are trimmed.
-    /// Control characters in cells (a live process's name can hold any) are escaped as
-    /// `\u{1B}`, so a cell can neither break the table nor drive the terminal.
-    static func render(_ rawRows: [[String]], rightAligned: Set<Int>) -> String {
-        let rows = rawRows.map { $0.map { $0.escapingControlCharacters() } }
-        let columns = rows.map(\.count).max() ?? 0
-        var widths = [Int](repeating: 0, count: columns)
-        for row in rows {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        var quoted = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append(scalar) }
         }
-        var out = ""
-        for row in rows {
-            var line = ""
-            for (column, cell) in row.enumerated() {
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                if column > 0 { line += "  " }
-                line += rightAligned.contains(column) ? padding + cell : cell + padding
-            }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
-        }
-        return out
+        return "\"" + String(quoted) + "\""
     }
 }

@@ -1,19 +1,21 @@
+import MemoryPressure
+
 /// A JSON syntax error: the 1-based line and column and what was expected there.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line where parsing stopped.
-    public var line: Int
+    package var line: Int
     /// The 1-based column (in bytes) where parsing stopped.
-    public var column: Int
+    package var column: Int
     /// What was expected and what was found.
-    public var message: String
+    package var message: String
 
     /// "2:12: expected ',' or '}' after a member, found 'x'".
-    public var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
 }
 
 /// A small, strict JSON parser (RFC 8259) over UTF-8 bytes that records where every value starts
 /// and reports the line and column of an error.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private var line = 1
@@ -23,7 +25,7 @@ public struct JSONParser {
     ///
     /// - Complexity: O(length of `text`)
     /// - Parameter firstLine: the line number of the text's first line (for a line of a larger file).
-    public static func parse<S: StringProtocol>(_ text: S, firstLine: Int = 1) throws(JSONSyntaxError) -> ConfigNode {
+    package static func parse<S: StringProtocol>(_ text: S, firstLine: Int = 1) throws(JSONSyntaxError) -> ConfigNode {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.line = firstLine
         parser.skipWhitespace()

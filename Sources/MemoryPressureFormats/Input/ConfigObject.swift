@@ -1,23 +1,25 @@
+import MemoryPressure
+
 /// Typed, strict reading of one mapping of an input document: every accessor names the field
 /// path in its errors, and ``finish()`` rejects keys nobody asked for.
 ///
 ///     let device = try document.object("device")
 ///     let memory = try device.size("memory")
 ///     try device.finish()   // "snapshot.yaml:2:30: device: unknown key "memroy"; expected memory, reserved, swap"
-public final class ConfigObject {
+package final class ConfigObject {
     /// The file, for error messages.
-    public let file: String
+    package let file: String
     /// The path of this mapping, such as `apps[3]` (empty for the document root).
-    public let path: String
+    package let path: String
     /// The mapping node.
-    public let node: ConfigNode
+    package let node: ConfigNode
     private let members: [ConfigNode.Member]
     private var asked: [String] = []
 
     /// Reads `node`, which must be a mapping.
     ///
     /// - Throws: ``InputError`` if it is not a mapping or has a duplicate key.
-    public init(_ node: ConfigNode, file: String, path: String = "") throws(InputError) {
+    package init(_ node: ConfigNode, file: String, path: String = "") throws(InputError) {
         self.file = file
         self.path = path
         self.node = node
@@ -36,36 +38,36 @@ public final class ConfigObject {
     }
 
     /// `path.key`, or `key` at the root.
-    public static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    package static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// An error about `node` at `key`.
-    public func error(at node: ConfigNode, key: String, _ message: String) -> InputError {
+    package func error(at node: ConfigNode, key: String, _ message: String) -> InputError {
         InputError(file: file, line: node.line, column: node.column, path: Self.join(path, key), message: message)
     }
 
     /// An error about this mapping as a whole.
-    public func error(_ message: String) -> InputError {
+    package func error(_ message: String) -> InputError {
         InputError(file: file, line: node.line, column: node.column, path: path, message: message)
     }
 
     /// The keys present, in order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The value at `key`, or `nil` if it is absent or null.
-    public func optional(_ key: String) -> ConfigNode? {
+    package func optional(_ key: String) -> ConfigNode? {
         asked.append(key)
         guard let member = members.first(where: { $0.key == key }), member.value.value != .null else { return nil }
         return member.value
     }
 
     /// The value at `key`; `expected` describes it for the error when it is missing.
-    public func required(_ key: String, expected: String) throws(InputError) -> ConfigNode {
+    package func required(_ key: String, expected: String) throws(InputError) -> ConfigNode {
         guard let value = optional(key) else { throw error("missing key \"\(key)\": expected \(expected)") }
         return value
     }
 
     /// Rejects every key that no accessor asked for, naming the first and the keys expected.
-    public func finish() throws(InputError) {
+    package func finish() throws(InputError) {
         guard let unknown = members.first(where: { !asked.contains($0.key) }) else { return }
         var expected: [String] = []
         for key in asked where !expected.contains(key) { expected.append(key) }
@@ -77,18 +79,18 @@ public final class ConfigObject {
     // MARK: Typed accessors
 
     /// A string at `key`.
-    public func string(_ key: String) throws(InputError) -> String {
+    package func string(_ key: String) throws(InputError) -> String {
         try Self.string(try required(key, expected: "a string"), object: self, key: key)
     }
 
     /// A string at `key`, or `nil`.
-    public func optionalString(_ key: String) throws(InputError) -> String? {
+    package func optionalString(_ key: String) throws(InputError) -> String? {
         guard let node = optional(key) else { return nil }
         return try Self.string(node, object: self, key: key)
     }
 
     /// The string `node` holds (numbers are read as their text).
-    public static func string(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> String {
+    package static func string(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> String {
         switch node.value {
         case .string(let text): return text
         case .number(_, let text): return text
@@ -97,7 +99,7 @@ public final class ConfigObject {
     }
 
     /// A boolean at `key`, or `nil`.
-    public func optionalBool(_ key: String) throws(InputError) -> Bool? {
+    package func optionalBool(_ key: String) throws(InputError) -> Bool? {
         guard let node = optional(key) else { return nil }
         guard case .bool(let flag) = node.value else {
             throw error(at: node, key: key, "expected true or false, found \(node.kindDescription)")
@@ -106,7 +108,7 @@ public final class ConfigObject {
     }
 
     /// A number at `key`, or `nil`.
-    public func optionalNumber(_ key: String) throws(InputError) -> Double? {
+    package func optionalNumber(_ key: String) throws(InputError) -> Double? {
         guard let node = optional(key) else { return nil }
         guard case .number(let number, _) = node.value else {
             throw error(at: node, key: key, "expected a number, found \(node.kindDescription)")
@@ -115,7 +117,7 @@ public final class ConfigObject {
     }
 
     /// A number in `range` at `key`, or `nil`; `unit` (such as "seconds") goes into the error.
-    public func optionalNumber(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(InputError)
+    package func optionalNumber(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(InputError)
         -> Double?
     {
         guard let node = optional(key) else { return nil }
@@ -135,7 +137,7 @@ public final class ConfigObject {
     }
 
     /// An app id at `key`: a non-empty string of printable characters (see ``AppID/problem(with:)``).
-    public func appID(_ key: String) throws(InputError) -> AppID {
+    package func appID(_ key: String) throws(InputError) -> AppID {
         let node = try required(key, expected: "an app id")
         guard case .string(let text) = node.value else {
             throw error(at: node, key: key, "expected an app id (a string), found \(node.kindDescription)")
@@ -145,13 +147,13 @@ public final class ConfigObject {
     }
 
     /// An integer in `range` at `key`, or `nil`.
-    public func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(InputError) -> Int? {
+    package func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(InputError) -> Int? {
         guard let node = optional(key) else { return nil }
         return try Self.int(node, in: range, object: self, key: key)
     }
 
     /// The integer in `range` that `node` holds.
-    public static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String)
+    package static func int(_ node: ConfigNode, in range: ClosedRange<Int>, object: ConfigObject, key: String)
         throws(InputError)
         -> Int
     {
@@ -165,18 +167,18 @@ public final class ConfigObject {
     }
 
     /// A size at `key`: an integer of bytes or a string with a unit (`"40MiB"`).
-    public func size(_ key: String) throws(InputError) -> Bytes {
+    package func size(_ key: String) throws(InputError) -> Bytes {
         try Self.size(try required(key, expected: "a size such as 4096 or 40MiB"), object: self, key: key)
     }
 
     /// A size at `key`, or `nil`.
-    public func optionalSize(_ key: String) throws(InputError) -> Bytes? {
+    package func optionalSize(_ key: String) throws(InputError) -> Bytes? {
         guard let node = optional(key) else { return nil }
         return try Self.size(node, object: self, key: key)
     }
 
     /// The size `node` holds: bytes, or a string with a unit, from 0 to ``Bytes/maximum``.
-    public static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
+    package static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
         switch try sizeOrPercent(node, object: object, key: key, allowsPercent: false) {
         case .bytes(let bytes): return bytes
         case .percent: fatalError("unreachable: percentages are refused above")
@@ -184,7 +186,7 @@ public final class ConfigObject {
     }
 
     /// An amount at `key`: a size, or a percentage of memory (`"15%"`).
-    public func amount(_ key: String) throws(InputError) -> MemoryAmount {
+    package func amount(_ key: String) throws(InputError) -> MemoryAmount {
         let node = try required(key, expected: "a size such as 40MiB or a percentage such as 15%")
         return try Self.sizeOrPercent(node, object: self, key: key, allowsPercent: true)
     }
@@ -223,18 +225,18 @@ public final class ConfigObject {
     }
 
     /// The mapping at `key`.
-    public func object(_ key: String) throws(InputError) -> ConfigObject {
+    package func object(_ key: String) throws(InputError) -> ConfigObject {
         try ConfigObject(try required(key, expected: "a mapping"), file: file, path: Self.join(path, key))
     }
 
     /// The mapping at `key`, or `nil`.
-    public func optionalObject(_ key: String) throws(InputError) -> ConfigObject? {
+    package func optionalObject(_ key: String) throws(InputError) -> ConfigObject? {
         guard let node = optional(key) else { return nil }
         return try ConfigObject(node, file: file, path: Self.join(path, key))
     }
 
     /// The list at `key`, or `nil`; each element comes with its path (`apps[3]`).
-    public func optionalList(_ key: String) throws(InputError) -> [(path: String, node: ConfigNode)]? {
+    package func optionalList(_ key: String) throws(InputError) -> [(path: String, node: ConfigNode)]? {
         guard let node = optional(key) else { return nil }
         guard case .array(let elements) = node.value else {
             throw error(at: node, key: key, "expected a list, found \(node.kindDescription)")
@@ -244,7 +246,7 @@ public final class ConfigObject {
     }
 
     /// The list of strings at `key`, or `nil`.
-    public func optionalStringList(_ key: String) throws(InputError) -> [String]? {
+    package func optionalStringList(_ key: String) throws(InputError) -> [String]? {
         guard let list = try optionalList(key) else { return nil }
         var strings: [String] = []
         for (path, node) in list {
@@ -259,14 +261,14 @@ public final class ConfigObject {
     }
 
     /// A value at `key` that must be one of `cases` (by raw value); the error lists them.
-    public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(InputError) -> E?
+    package func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(InputError) -> E?
     where E.RawValue == String {
         guard let node = optional(key) else { return nil }
         return try Self.enumValue(node, type, object: self, key: key)
     }
 
     /// The case of `E` whose raw value `node` holds.
-    public static func enumValue<E: RawRepresentable & CaseIterable>(
+    package static func enumValue<E: RawRepresentable & CaseIterable>(
         _ node: ConfigNode, _ type: E.Type, object: ConfigObject, key: String
     ) throws(InputError) -> E where E.RawValue == String {
         if case .string(let text) = node.value, let value = E(rawValue: text) { return value }

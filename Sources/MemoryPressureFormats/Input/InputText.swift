@@ -1,3 +1,5 @@
+import MemoryPressure
+
 /// The conventions every text input shares: a UTF-8 byte order mark at the start is ignored,
 /// and lines end with LF or CRLF.
 package enum InputText {
@@ -19,21 +21,4 @@ package enum InputText {
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
     }
-}
-
-extension String {
-    /// At most `limit` characters of the text, control characters escaped, with `…` when cut:
-    /// what an error message may quote of an input.
-    ///
-    /// - Complexity: O(`limit`)
-    public func excerpt(limit: Int = 60) -> String {
-        let head = prefix(limit)
-        return String(head).escapingControlCharacters() + (head.endIndex < endIndex ? "…" : "")
-    }
-
-    /// ``excerpt(limit:)`` in double quotes.
-    public func quotedExcerpt(limit: Int = 60) -> String { "\"" + excerpt(limit: limit) + "\"" }
-
-    /// The text without leading and trailing spaces and tabs.
-    public func trimmingWhitespaceAndTabs() -> String { trimmingWhitespace() }
 }

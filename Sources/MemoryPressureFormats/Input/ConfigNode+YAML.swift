@@ -1,12 +1,13 @@
 import CYaml
+import MemoryPressure
 
 extension ConfigNode {
     /// The deepest nesting of lists and mappings a YAML document may have (as for JSON).
-    public static let maximumYAMLDepth = 64
+    package static let maximumYAMLDepth = 64
 
     /// How many values aliases (`*name`) may add to a YAML document in all, counting every value
     /// inside an aliased list or mapping: a "billion laughs" document is refused, not expanded.
-    public static let maximumAliasExpansion = 10_000
+    package static let maximumAliasExpansion = 10_000
 
     /// Parses a YAML document (JSON is accepted as YAML's subset). Plain scalars are resolved as
     /// YAML's core schema does: `null`/`~`/empty, `true`/`false`, integers and floats; everything
@@ -20,7 +21,7 @@ extension ConfigNode {
     ///
     /// - Throws: ``InputError`` with the line and column of a syntax error, naming `file`.
     /// - Complexity: O(length of `text`)
-    public static func parseYAML(_ text: String, file: String) throws(InputError) -> ConfigNode {
+    package static func parseYAML(_ text: String, file: String) throws(InputError) -> ConfigNode {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var composer = YAMLComposer(file: file)
@@ -208,7 +209,7 @@ private struct YAMLComposer {
         }
         let isNumeric = text.first.map { $0.isASCII && ($0.isNumber || "+-.".contains($0)) } ?? false
         if isNumeric, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE_".contains($0)) }),
-            let number = Double(text.replacingOccurrences(of: "_", with: ""))
+            let number = Double(text.filter { $0 != "_" })
         {
             guard number.isFinite else { throw error("number \(text) is out of range") }
             return .number(number, text: text)

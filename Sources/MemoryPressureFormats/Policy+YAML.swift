@@ -2,8 +2,11 @@ import MemoryPressure
 
 /// A policy written out in full as YAML (every default filled in), in the schema that
 /// `Policy(yaml:file:)` reads: the output of `policy show` loads back to the same policy.
-enum PolicyYAML {
-    static func render(_ policy: Policy) -> String {
+public enum PolicyYAML {
+    /// `policy` as YAML, every key written out.
+    ///
+    /// - Complexity: O(size of the policy)
+    public static func render(_ policy: Policy) -> String {
         var out = "name: \(quote(policy.name))\nsummary: \(quote(policy.summary))\n"
         out += "comparison: \(policy.comparison.rawValue)\n\nthresholds:\n"
         for level in [PressureLevel.warning, .urgent, .critical] {
