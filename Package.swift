@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // Tests only: property-based tests of the parsers and the accountant.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Documentation only: `swift package generate-documentation` (make docs) builds each
+        // library's DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
