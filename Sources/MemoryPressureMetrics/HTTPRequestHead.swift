@@ -52,6 +52,8 @@ public struct HTTPRequestHead: Sendable, Hashable {
             .map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
         // RFC 9112 section 2.2: a server SHOULD ignore at least one empty line before the request line.
         while let first = lines.first, first.isEmpty { lines.removeFirst() }
+        // The last line's terminator leaves an empty piece behind it.
+        if lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
         guard let requestLine = lines.first else { throw .badRequest("empty request") }
         let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
