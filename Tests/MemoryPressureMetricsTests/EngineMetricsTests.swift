@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import MemoryPressure
 import MemoryPressureMetrics
 import MetricsTestKit
@@ -220,6 +221,17 @@ struct EngineMetricsTests {
             #expect(
                 try backend.expectCounter("mempressure_kills_total", [("reason", reason), ("band", band)]).totalValue
                     == 1, "\(reason) \(band)")
+        }
+    }
+
+    @Test("the README's Metrics for operators table lists every catalogued metric with its type")
+    func readmeListsCatalog() throws {
+        let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "\n## Metrics for operators\n"))
+        let rest = readme[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        for metric in EngineMetrics.catalog() {
+            #expect(section.contains("| `\(metric.name)` | \(metric.kind.rawValue) |"), "\(metric.name)")
         }
     }
 }
