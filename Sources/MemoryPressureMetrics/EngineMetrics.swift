@@ -88,7 +88,8 @@ public final class EngineMetrics {
             throw .invalidLabelPrefix(labelPrefix, reason: "longer than 64 characters")
         }
         for (offset, byte) in labelPrefix.utf8.enumerated() {
-            let letter = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x3A
+            let letter =
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || byte == 0x3A
             let digit = byte >= 0x30 && byte <= 0x39
             guard letter || (digit && offset > 0) else {
                 throw .invalidLabelPrefix(

@@ -19,6 +19,8 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     /// Compares request line, path, version and fields.
+    ///
+    /// - Complexity: O(fields)
     public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.version == rhs.version
             && lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }

@@ -49,7 +49,8 @@ struct KillClassifier {
         // limit of <amount> (<fatal|soft>)".
         if reason.hasPrefix("over its ") && reason.contains(" memory limit of ") {
             let fatal = reason.hasSuffix("(fatal)")
-            return KillCause(reason: fatal ? KillCause.memoryLimitFatal : KillCause.memoryLimitSoft, band: KillCause.noBand)
+            return KillCause(
+                reason: fatal ? KillCause.memoryLimitFatal : KillCause.memoryLimitSoft, band: KillCause.noBand)
         }
         let band = prefixes.first { reason.hasPrefix($0.text) }?.band ?? KillCause.unknownBand
         return KillCause(reason: KillCause.pressure, band: band)

@@ -19,6 +19,8 @@ public struct MetricNames: Sendable, Hashable {
 
     /// The names under `prefix` (joined with `_` unless empty). The prefix is not checked here;
     /// ``EngineMetrics/init(engine:labelPrefix:factory:)`` checks it.
+    ///
+    /// - Complexity: O(length of the prefix)
     public init(prefix: String) {
         func name(_ suffix: String) -> String { prefix.isEmpty ? suffix : prefix + "_" + suffix }
         pressureLevel = name("pressure_level")

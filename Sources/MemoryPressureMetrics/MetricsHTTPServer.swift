@@ -74,6 +74,7 @@ public final class MetricsHTTPServer: @unchecked Sendable {
     ///
     /// - Parameter body: makes the response body of each `GET /metrics`; called on a server thread.
     /// - Throws: ``MetricsHTTPServerError`` naming the address or port and what failed.
+    /// - Complexity: O(length of the address), plus the socket calls.
     public init(
         address: String, port: Int, limits: Limits = Limits(), body: @escaping @Sendable () -> [UInt8]
     ) throws(MetricsHTTPServerError) {
@@ -160,7 +161,8 @@ public final class MetricsHTTPServer: @unchecked Sendable {
             guard admitted else {
                 // Best effort, never blocking the accept loop for long.
                 let connection = Connection(fd: client, limits: Limits(writeTimeout: 0.1))
-                connection.respond(status: 503, reason: "Service Unavailable", body: Array("too many connections\n".utf8))
+                connection.respond(
+                    status: 503, reason: "Service Unavailable", body: Array("too many connections\n".utf8))
                 connection.finish()
                 continue
             }
@@ -189,7 +191,8 @@ public final class MetricsHTTPServer: @unchecked Sendable {
                 body: Array("request head larger than \(limits.maximumRequestBytes) bytes\n".utf8))
             return
         case .timedOut:
-            connection.respond(status: 408, reason: "Request Timeout", body: Array("no complete request in time\n".utf8))
+            connection.respond(
+                status: 408, reason: "Request Timeout", body: Array("no complete request in time\n".utf8))
             return
         case .incomplete:
             connection.respond(status: 400, reason: "Bad Request", body: Array("incomplete request\n".utf8))

@@ -27,8 +27,10 @@ public enum MetricsHTTPServerError: Error, Sendable, Hashable, CustomStringConve
     public var description: String {
         switch self {
         case .invalidAddress(let text):
-            let shown = String(decoding: text.utf8.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-            return "metrics address \"\(shown)\": expected an IPv4 address such as 127.0.0.1 or an IPv6 address such as ::1"
+            let shown = String(
+                decoding: text.utf8.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            return
+                "metrics address \"\(shown)\": expected an IPv4 address such as 127.0.0.1 or an IPv6 address such as ::1"
         case .invalidPort(let port):
             return "metrics port \(port): expected 1...65535 (or 0 for any free port)"
         case .cannotBind(let address, let port, let code):

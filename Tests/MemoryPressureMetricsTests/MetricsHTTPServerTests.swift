@@ -23,7 +23,9 @@ func exchange(
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
     var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
@@ -32,7 +34,9 @@ func exchange(
         if index > 0 && pause > 0 { usleep(UInt32(pause * 1_000_000)) }
         var sent = 0
         while sent < chunk.count {
-            let count = chunk.withUnsafeBytes { send(fd, $0.baseAddress! + sent, chunk.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = chunk.withUnsafeBytes {
+                send(fd, $0.baseAddress! + sent, chunk.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if count <= 0 { break }  // the server may answer and close before taking everything
             sent += count
         }
@@ -99,7 +103,8 @@ struct MetricsHTTPServerTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.last == "")
         for metric in EngineMetrics.catalog() {
-            let type = try #require(lines.firstIndex(of: "# TYPE \(metric.name) \(metric.kind.rawValue)"), "\(metric.name)")
+            let type = try #require(
+                lines.firstIndex(of: "# TYPE \(metric.name) \(metric.kind.rawValue)"), "\(metric.name)")
             #expect(type > 0 && lines[type - 1] == "# HELP \(metric.name) \(metric.help)")
         }
         #expect(lines.contains("mempressure_kills_total{reason=\"pressure\",band=\"suspended\"} 1"))
@@ -163,10 +168,13 @@ struct MetricsHTTPServerTests {
         let server = try Self.servingEngine(limits: .init(maximumRequestBytes: 1024))
         defer { server.stop() }
         let huge = "GET /metrics HTTP/1.1\r\nHost: a\r\nX-Filler: \(String(repeating: "x", count: 4000))\r\n\r\n"
-        #expect(statusLine(try exchange(port: server.port, [request(huge)])) == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(
+            statusLine(try exchange(port: server.port, [request(huge)]))
+                == "HTTP/1.1 431 Request Header Fields Too Large")
         // A head that never ends (no line break), well past the limit but within what is drained.
         let endless = [UInt8](repeating: UInt8(ascii: "a"), count: 20_000)
-        #expect(statusLine(try exchange(port: server.port, [endless])) == "HTTP/1.1 431 Request Header Fields Too Large")
+        #expect(
+            statusLine(try exchange(port: server.port, [endless])) == "HTTP/1.1 431 Request Header Fields Too Large")
         let fine = try exchange(port: server.port, [request("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")])
         #expect(statusLine(fine) == "HTTP/1.1 200 OK")
     }
@@ -257,7 +265,10 @@ struct AddingHelpTests {
     func insertsHelp() {
         let exposition = Array("# TYPE x_total counter\nx_total 3\n# TYPE other gauge\nother 1\n".utf8)
         let out = String(decoding: MetricDescription.addingHelp(to: exposition, from: [.sample]), as: UTF8.self)
-        #expect(out == "# HELP x_total back\\\\slash and\\nnewline\n# TYPE x_total counter\nx_total 3\n# TYPE other gauge\nother 1\n")
+        #expect(
+            out
+                == "# HELP x_total back\\\\slash and\\nnewline\n# TYPE x_total counter\nx_total 3\n# TYPE other gauge\nother 1\n"
+        )
         let twice = MetricDescription.addingHelp(to: Array(out.utf8), from: [.sample])
         #expect(String(decoding: twice, as: UTF8.self) == out)
         #expect(MetricDescription.addingHelp(to: [], from: [.sample]).isEmpty)

@@ -20,7 +20,9 @@ private func fetch(port: Int, _ text: String) throws -> String? {
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { return nil }
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
@@ -157,7 +159,10 @@ struct WatchMetricsCommandTests {
             (["--metrics-port", "65536"], "--metrics-port must be 1...65535"),
             (["--metrics-port", "-1"], "--metrics-port must be 1...65535"),
             (["--metrics-port", "http"], "metrics-port"),
-            (["--metrics-port", "9100", "--metrics-address", "localhost"], "--metrics-address: metrics address \"localhost\""),
+            (
+                ["--metrics-port", "9100", "--metrics-address", "localhost"],
+                "--metrics-address: metrics address \"localhost\""
+            ),
             (["--metrics-port", "9100", "--metrics-address", "300.1.1.1"], "expected an IPv4 address"),
             (["--metrics-address", "127.0.0.1"], "--metrics-address needs --metrics-port"),
         ]

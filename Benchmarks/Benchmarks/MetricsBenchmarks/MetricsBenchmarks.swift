@@ -61,7 +61,8 @@ final class MetricsReplayBenchmark {
         switch drain {
         case .bare: metrics = nil
         case .noBackend: metrics = try? EngineMetrics(engine: engine, factory: NOOPMetricsHandler.instance)
-        case .prometheus: metrics = try? EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
+        case .prometheus:
+            metrics = try? EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
         }
         for entry in entries {
             try? engine.apply(entry.action, at: entry.time)
@@ -81,7 +82,10 @@ let benchmarks: @Sendable () -> Void = {
     warnIfBuiltWithInternalChecks()
 
     let replayConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, MetricsReplayBenchmark.actionsPerSecond, MetricsReplayBenchmark.killsPerReplay],
+        metrics: [
+            .wallClock, .mallocCountTotal, MetricsReplayBenchmark.actionsPerSecond,
+            MetricsReplayBenchmark.killsPerReplay,
+        ],
         timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(3),
         maxIterations: 30)
     for residentApps in [1_000] {
