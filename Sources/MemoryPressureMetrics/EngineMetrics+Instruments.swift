@@ -90,15 +90,25 @@ extension EngineMetrics {
             }
         }
 
-        /// Sets the gauges from `engine`.
+        /// The values last given to the gauges (level, free, used, limit), so an unchanged one is
+        /// not recorded again: most actions move free and used memory, few the level, none the limit.
+        var lastGauges: (level: Int, free: Int64, used: Int64, limit: Int64)?
+
+        /// Sets the gauges from `engine`, each only if its value changed.
         ///
         /// - Complexity: O(1)
         func setGauges(from engine: PressureEngine) {
             let accountant = engine.accountant
-            level.record(engine.level.rawValue)
-            free.record(accountant.free.value)
-            used.record((accountant.totalFootprint + accountant.unattributed).value)
-            limit.record(accountant.device.usable.value)
+            let now = (
+                level: engine.level.rawValue, free: accountant.free.value,
+                used: (accountant.totalFootprint + accountant.unattributed).value, limit: accountant.device.usable.value
+            )
+            let last = lastGauges
+            if now.level != last?.level { level.record(now.level) }
+            if now.free != last?.free { free.record(now.free) }
+            if now.used != last?.used { used.record(now.used) }
+            if now.limit != last?.limit { limit.record(now.limit) }
+            lastGauges = now
         }
     }
 }

@@ -1,4 +1,4 @@
-// The cost of MemoryPressureMetrics (issue 15, item 9): the same generated trace replayed through
+// The cost of MemoryPressureMetrics (issue 15, item 9): the same generated traces replayed through
 // a bare engine, through EngineMetrics with no backend (swift-metrics' no-op handler), and through
 // EngineMetrics with swift-prometheus; and one scrape's exposition. See ../../README.md.
 
@@ -10,6 +10,12 @@ import MemoryPressureMetrics
 import MemoryPressureSimulation
 import Prometheus
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// How the events of each action are drained.
 enum Drain: String, CaseIterable {
     /// `engine.takeEvents()`: no metrics at all.
@@ -20,61 +26,69 @@ enum Drain: String, CaseIterable {
     case prometheus = "EngineMetrics, swift-prometheus"
 }
 
-/// One replay of `Workload.server` (`residentApps` tenants opened first, then one hour of
-/// requests) under `Policy.ios4`, the events taken after every action, as the engine benchmarks
-/// replay it.
+/// Replays of `Workload.phone` (24 hours, users 1 to 5: the traces `simulate --seed 1…5` replays)
+/// under `Policy.ios4`, the events taken after every action, as `SimulationRun` replays them:
+/// each iteration creates the engines (and their metrics) and replays the five traces.
 final class MetricsReplayBenchmark {
     static let actionsPerSecond = BenchmarkMetric.custom(
         "actions per second", polarity: .prefersLarger, useScalingFactor: false)
     static let killsPerReplay = BenchmarkMetric.custom(
-        "kills per replay", polarity: .prefersSmaller, useScalingFactor: false)
+        "kills per iteration", polarity: .prefersSmaller, useScalingFactor: false)
+    static let warningsPerReplay = BenchmarkMetric.custom(
+        "warnings per iteration", polarity: .prefersSmaller, useScalingFactor: false)
 
-    let residentApps: Int
+    /// The users replayed per iteration.
+    static let users: ClosedRange<UInt64> = 1...5
+
     let drain: Drain
-    var trace = Trace()
+    var traces: [Trace] = []
 
-    init(residentApps: Int, drain: Drain) {
-        self.residentApps = residentApps
-        self.drain = drain
-    }
+    init(drain: Drain) { self.drain = drain }
 
     func setUp() {
-        var workload = Workload.server
-        workload.apps = residentApps
-        workload.preload = residentApps
-        workload.hours = 1
-        trace = WorkloadGenerator(workload: workload).trace(seed: 1)
+        traces = Self.users.map { WorkloadGenerator(workload: .phone).trace(seed: $0) }
     }
 
-    func tearDown() { trace = Trace() }
+    func tearDown() { traces = [] }
 
-    /// One iteration: engine (and metrics) creation and the whole trace.
+    /// One iteration: for each user, a new engine (and metrics) and the whole day.
     func replay(_ benchmark: Benchmark) {
-        let entries = trace.entries
-        let device = trace.device
         var kills = 0
+        var warnings = 0
+        var actions = 0
         let registry = PrometheusCollectorRegistry()
         let start = MonotonicClock.nanoseconds()
         benchmark.startMeasurement()
-        guard let engine = try? PressureEngine(device: device, policy: .ios4) else { fatalError("policy") }
-        let metrics: EngineMetrics?
-        switch drain {
-        case .bare: metrics = nil
-        case .noBackend: metrics = try? EngineMetrics(engine: engine, factory: NOOPMetricsHandler.instance)
-        case .prometheus:
-            metrics = try? EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
-        }
-        for entry in entries {
-            try? engine.apply(entry.action, at: entry.time)
-            let events = metrics?.takeEvents() ?? engine.takeEvents()
-            for event in events { if case .kill = event.kind { kills += 1 } }
+        for trace in traces {
+            guard let engine = try? PressureEngine(device: trace.device, policy: .ios4) else { fatalError("policy") }
+            let metrics: EngineMetrics?
+            switch drain {
+            case .bare: metrics = nil
+            case .noBackend: metrics = try? EngineMetrics(engine: engine, factory: NOOPMetricsHandler.instance)
+            case .prometheus:
+                metrics = try? EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
+            }
+            for entry in trace.entries {
+                try? engine.apply(entry.action, at: entry.time)
+                let events = metrics?.takeEvents() ?? engine.takeEvents()
+                for event in events {
+                    switch event.kind {
+                    case .kill: kills += 1
+                    case .callback(_, .didReceiveMemoryWarning, _): warnings += 1
+                    default: break
+                    }
+                }
+            }
+            actions += trace.entries.count
+            blackHole(engine)
+            blackHole(metrics)
         }
         benchmark.stopMeasurement()
         let seconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
-        blackHole(engine)
-        blackHole(metrics)
-        benchmark.measurement(Self.actionsPerSecond, Int((Double(entries.count) / seconds).rounded()))
+        blackHole(registry)
+        benchmark.measurement(Self.actionsPerSecond, Int((Double(actions) / seconds).rounded()))
         benchmark.measurement(Self.killsPerReplay, kills)
+        benchmark.measurement(Self.warningsPerReplay, warnings)
     }
 }
 
@@ -83,24 +97,19 @@ let benchmarks: @Sendable () -> Void = {
 
     let replayConfiguration = Benchmark.Configuration(
         metrics: [
-            .wallClock, .mallocCountTotal, MetricsReplayBenchmark.actionsPerSecond,
+            .wallClock, .throughput, .mallocCountTotal, MetricsReplayBenchmark.actionsPerSecond,
             MetricsReplayBenchmark.killsPerReplay,
         ],
-        timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(3),
-        maxIterations: 30)
-    for residentApps in [1_000] {
-        for drain in Drain.allCases {
-            let state = MetricsReplayBenchmark(residentApps: residentApps, drain: drain)
-            Benchmark(
-                "Metrics replay: server 1 h N=\(label(residentApps)), \(drain.rawValue)",
-                configuration: replayConfiguration
-            ) {
-                state.replay($0)
-            } setup: {
-                state.setUp()
-            } teardown: {
-                state.tearDown()
-            }
+        timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(5),
+        maxIterations: 50)
+    for drain in Drain.allCases {
+        let state = MetricsReplayBenchmark(drain: drain)
+        Benchmark("Metrics replay: phone 24 h x5 users, \(drain.rawValue)", configuration: replayConfiguration) {
+            state.replay($0)
+        } setup: {
+            state.setUp()
+        } teardown: {
+            state.tearDown()
         }
     }
 
@@ -108,7 +117,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "Metrics scrape: exposition with HELP",
         configuration: .init(
-            metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, scalingFactor: .one,
+            metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .microseconds, scalingFactor: .one,
             maxDuration: .seconds(2), maxIterations: 10_000)
     ) { benchmark in
         let registry = PrometheusCollectorRegistry()
