@@ -151,7 +151,11 @@ public final class MetricsHTTPServer: @unchecked Sendable {
             let ready = poll(&waiting, 1, 100)
             guard ready > 0 else { continue }
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
+            guard client >= 0 else {
+                // Out of descriptors (EMFILE) and the like: back off instead of spinning on poll.
+                if errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
+                continue
+            }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let admitted = lock.withLock {
                 guard active < limits.maximumConnections else { return false }
