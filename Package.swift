@@ -21,11 +21,16 @@ let package = Package(
         .library(name: "MemoryPressureSimulation", targets: ["MemoryPressureSimulation"]),
         .library(name: "MemoryPressureJemalloc", targets: ["MemoryPressureJemalloc"]),
         .library(name: "MemoryPressureLinux", targets: ["MemoryPressureLinux"]),
+        .library(name: "MemoryPressureMetrics", targets: ["MemoryPressureMetrics"]),
         .executable(name: "mempressure", targets: ["mempressure"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // MemoryPressureMetrics reports through swift-metrics; `watch --metrics-port` serves it
+        // with swift-prometheus (which brings swift-atomics 1.3.0).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only: property-based tests of the parsers and the accountant.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Documentation only: `swift package generate-documentation` (make docs) builds each
@@ -74,6 +79,11 @@ let package = Package(
             dependencies: ["MemoryPressure"],
             swiftSettings: internalChecks
         ),
+        .target(
+            name: "MemoryPressureMetrics",
+            dependencies: ["MemoryPressure", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: internalChecks
+        ),
         .executableTarget(
             name: "mempressure",
             dependencies: [
@@ -83,6 +93,8 @@ let package = Package(
                 "MemoryPressureJemalloc",
                 "MemoryPressureLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MemoryPressureMetrics",
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
@@ -111,6 +123,12 @@ let package = Package(
             dependencies: ["MemoryPressureLinux", "MemoryPressureFormats", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(
+            name: "MemoryPressureMetricsTests",
+            dependencies: [
+                "MemoryPressureMetrics", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
         .testTarget(
             name: "MempressureCLITests", dependencies: ["mempressure", "MemoryPressureFormats", "TestSupport"]),
     ]

@@ -10,6 +10,8 @@
 //   MemoryPressureJemalloc, so jemalloc is the process's malloc and its statistics measure memory.
 // - LiveProcBenchmarks: one refresh of the live Linux kill order against re-reading and fully sorting,
 //   on this machine's /proc and on 10,000 synthetic /proc entries.
+// - MetricsBenchmarks: a replay with no metrics, with EngineMetrics and no backend, and with
+//   swift-prometheus; one scrape's exposition.
 // - BenchmarkSupport: a library the executables share (the plugin only runs executables).
 
 import PackageDescription
@@ -21,6 +23,8 @@ let package = Package(
         .package(name: "MemoryPressure", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -90,6 +94,22 @@ let package = Package(
                 .product(name: "MemoryPressureLinux", package: "MemoryPressure"),
             ],
             path: "Benchmarks/LiveProcBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+        .executableTarget(
+            name: "MetricsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+                .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureMetrics", package: "MemoryPressure"),
+                .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Benchmarks/MetricsBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]

@@ -3,6 +3,7 @@ import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureLinux
+import MemoryPressureMetrics
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,14 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Every interval, /proc is read again and the kill order updated in place; nothing is \
             ever signalled. Ctrl-C ends the watch cleanly.
+
+            With --metrics-port PORT, the engine's metrics are served at \
+            http://127.0.0.1:PORT/metrics in the Prometheus text exposition format: \
+            mempressure_pressure_level, mempressure_memory_free_bytes, mempressure_memory_used_bytes, \
+            mempressure_memory_limit_bytes (gauges); mempressure_memory_warnings_total{level}, \
+            mempressure_kills_total{reason,band}, mempressure_pressure_level_changes_total{to}, \
+            mempressure_freed_bytes_total{by} (counters; here the kills are those a dry run would \
+            make). README.md, "Metrics for operators", lists their units and what to chart them beside.
             """
     )
 
@@ -33,6 +42,22 @@ struct WatchCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many refreshes: 1...1000000 (default: until Ctrl-C).")
     var count: Int?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://ADDRESS:PORT/metrics: a TCP port 1...65535 (0: any free port, "
+                + "printed on standard error). Off by default.",
+            valueName: "port"))
+    var metricsPort: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The IPv4 or IPv6 address --metrics-port listens on (default: \(MetricsEndpoint.defaultAddress), "
+                + "this machine only; 0.0.0.0 for every interface).",
+            valueName: "address"))
+    var metricsAddress: String?
+
     func validate() throws {
         // Written so that NaN fails too (every comparison with NaN is false).
         guard interval > 0 && interval <= 3600 else {
@@ -41,6 +66,17 @@ struct WatchCommand: ParsableCommand {
         guard (1...10_000).contains(top) else { throw ValidationError("--top must be 1...10000, got \(top)") }
         if let count, !(1...1_000_000).contains(count) {
             throw ValidationError("--count must be 1...1000000, got \(count)")
+        }
+        if let metricsPort, !(0...65535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be 1...65535 (or 0 for any free port), got \(metricsPort)")
+        }
+        if let metricsAddress {
+            guard metricsPort != nil else { throw ValidationError("--metrics-address needs --metrics-port") }
+            do {
+                try MetricsHTTPServerError.validate(address: metricsAddress)
+            } catch {
+                throw ValidationError("--metrics-address: \(error)")
+            }
         }
     }
 
@@ -54,11 +90,17 @@ struct WatchCommand: ParsableCommand {
             } catch {
                 throw CLIError.notFound("cannot read this machine's memory: \(error)")
             }
+            let endpoint = try metricsPort.map {
+                try MetricsEndpoint(
+                    engine: ranking.engine, address: metricsAddress ?? MetricsEndpoint.defaultAddress, port: $0)
+            }
+            defer { endpoint?.stop() }
             let start = Date()
             var refreshes = 0
             while interrupted == 0 {
                 let events = try ranking.refresh(at: Date().timeIntervalSince(start))
                 refreshes += 1
+                endpoint?.record(events)
                 try StandardOutput.write(frame(ranking, events: events, elapsed: Date().timeIntervalSince(start)))
                 if let count, refreshes >= count { break }
                 var slept = 0.0
