@@ -56,7 +56,7 @@ docs-check:
 
 # Every library's DocC catalog built with warnings as errors (an unresolved symbol link fails);
 # archives under .build/plugins/Swift-DocC/outputs/.
-DOC_TARGETS = IndexedHeapModule MemoryPressure MemoryPressureFormats MemoryPressureSimulation MemoryPressureJemalloc MemoryPressureLinux
+DOC_TARGETS = IndexedHeapModule MemoryPressure MemoryPressureFormats MemoryPressureSimulation MemoryPressureJemalloc MemoryPressureLinux MemoryPressureMetrics
 docs: deps docs-check
 	for target in $(DOC_TARGETS); do \
 		swift package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
