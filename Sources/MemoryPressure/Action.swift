@@ -1,4 +1,4 @@
-/// A user or system action the engine applies: one line of a trace (DESIGN.md, "Trace").
+/// A user or system action the engine applies: one line of a trace (docs/DESIGN.md, "Trace").
 public enum Action: Sendable, Hashable {
     /// A cold launch from the home screen: the app must not be running.
     case launch(AppLaunch)

@@ -1,4 +1,4 @@
-/// Where an app is in the iOS 4 multitasking lifecycle (DESIGN.md, "The app lifecycle").
+/// Where an app is in the iOS 4 multitasking lifecycle (docs/DESIGN.md, "The app lifecycle").
 public enum AppState: String, Sendable, CaseIterable, Codable {
     /// Not in memory: never launched, terminated, or killed.
     case notRunning

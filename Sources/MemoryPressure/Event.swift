@@ -32,7 +32,7 @@ public struct Event: Sendable, Hashable {
         case notification(app: AppID, name: String, count: Int)
     }
 
-    /// The app-delegate callbacks (DESIGN.md).
+    /// The app-delegate callbacks (docs/DESIGN.md).
     public enum Callback: String, Sendable, Hashable, CaseIterable {
         /// A cold launch finished.
         case didFinishLaunching
@@ -50,7 +50,7 @@ public struct Event: Sendable, Hashable {
         case didReceiveMemoryWarning
     }
 
-    /// The view-controller callbacks (DESIGN.md).
+    /// The view-controller callbacks (docs/DESIGN.md).
     public enum ViewCallback: String, Sendable, Hashable, CaseIterable {
         /// A memory warning.
         case didReceiveMemoryWarning

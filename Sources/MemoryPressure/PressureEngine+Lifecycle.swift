@@ -1,4 +1,4 @@
-// The app lifecycle (DESIGN.md, "The app lifecycle"): every action, with its callbacks in order.
+// The app lifecycle (docs/DESIGN.md, "The app lifecycle"): every action, with its callbacks in order.
 //
 // Callbacks named "will…" are logged before the state change they announce, "did…" after it.
 

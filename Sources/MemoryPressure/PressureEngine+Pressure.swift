@@ -1,4 +1,4 @@
-// Pressure levels, memory warnings and purges (DESIGN.md, "Memory, warnings and purging").
+// Pressure levels, memory warnings and purges (docs/DESIGN.md, "Memory, warnings and purging").
 
 extension PressureEngine {
     /// The level free memory gives when the current level is `current` (hysteresis: a level is

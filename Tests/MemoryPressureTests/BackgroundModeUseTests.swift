@@ -3,7 +3,7 @@ import MemoryPressureFormats
 import Testing
 import TestSupport
 
-/// Apps that declare a background mode stay in the background only while they use it (DESIGN.md,
+/// Apps that declare a background mode stay in the background only while they use it (docs/DESIGN.md,
 /// "The app lifecycle": "Apps that declare a background mode stay in background while they use
 /// it"). Apple's iOS 4 "Executing Code in the Background" (iOS Application Programming Guide):
 /// an audio app keeps running while it plays; when playback stops, it is suspended like any other.

@@ -2,8 +2,8 @@ import MemoryPressure
 import Testing
 import TestSupport
 
-/// One scenario per row of DESIGN.md's lifecycle table, with the callbacks in exactly that order.
-@Suite("Lifecycle (DESIGN.md table)")
+/// One scenario per row of docs/DESIGN.md's lifecycle table, with the callbacks in exactly that order.
+@Suite("Lifecycle (docs/DESIGN.md table)")
 struct LifecycleTests {
     @Test("tap icon (cold): notRunning → didFinishLaunching, didBecomeActive → active")
     func coldLaunch() throws {

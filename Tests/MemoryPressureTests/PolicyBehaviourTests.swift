@@ -3,7 +3,7 @@ import MemoryPressureFormats
 import Testing
 import TestSupport
 
-// Each shipped policy behaves like the system it names (DESIGN.md, "Policies"; issue 4), shown on
+// Each shipped policy behaves like the system it names (docs/DESIGN.md, "Policies"; issue 4), shown on
 // hand-built snapshots and short traces. Every expected order below is derived in the test from
 // the documented rule of the real system, not read back from the engine.
 

@@ -7,7 +7,7 @@ import TestSupport
 // below 62.4 MiB free (cleared above 83.2), level 2 below 41.6 (cleared above 62.4), critical below
 // 20.8 (cleared above 41.6); kills restore 62.4 MiB.
 
-@Suite("Warnings, purges and kills (DESIGN.md, Memory)")
+@Suite("Warnings, purges and kills (docs/DESIGN.md, Memory)")
 struct PressureTests {
     @Test("warnings reach the running apps and never suspended ones")
     func warningsReachRunningAppsOnly() throws {

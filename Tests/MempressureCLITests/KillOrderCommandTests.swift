@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 // `mempressure kill-order` and `mempressure policy` (issue 4): golden reports for every shipped
-// policy in every format, the JSON contract of DESIGN.md, and the documented exit codes.
+// policy in every format, the JSON contract of docs/DESIGN.md, and the documented exit codes.
 
 /// A fresh directory for a test's files.
 private func temporaryDirectory() throws -> URL {
@@ -71,7 +71,7 @@ struct KillOrderCommandTests {
     }
 
     @Test(
-        "the JSON report is exactly the DESIGN.md contract: keys, order of keys, types", arguments: Policy.shippedNames)
+        "the JSON report is exactly the docs/DESIGN.md contract: keys, order of keys, types", arguments: Policy.shippedNames)
     func jsonContract(policy: String) throws {
         let result = try runMempressure([
             "kill-order", "Examples/snapshots/phone.yaml", "--policy", policy, "--format", "json",
