@@ -8,7 +8,7 @@ import TestSupport
 
 @Suite("mempressure: live self-exclusion and the policy fields of issue 12")
 struct FidelityCommandTests {
-    @Test("kill-order --live: its own process is not ranked, the table and the JSON say so")
+    @Test("kill-order --live: its own process is not ranked, the table and the JSON say so", .tags(.machine), .machineDependent)
     func liveLeavesItselfOut() throws {
         let table = try runMempressure(["kill-order", "--live", "--policy", "earlyoom"])
         #expect(table.status == 0, "\(table.standardError)")

@@ -96,7 +96,7 @@ private final class BackgroundWatch: @unchecked Sendable {
 
 @Suite("mempressure watch --metrics-port")
 struct WatchMetricsCommandTests {
-    @Test("serves the live engine's metrics at /metrics, 404 elsewhere, and shuts down cleanly on SIGINT")
+    @Test("serves the live engine's metrics at /metrics, 404 elsewhere, and shuts down cleanly on SIGINT", .tags(.machine), .machineDependent)
     func scrapeThenInterrupt() throws {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--interval", "0.2", "--top", "3"])
         let port = try #require(watch.metricsPort(), "no port announced; stderr: \(watch.standardError)")
@@ -143,7 +143,7 @@ struct WatchMetricsCommandTests {
         #expect(!frames.contains("serving metrics"))  // the notice goes to stderr; stdout is unchanged
     }
 
-    @Test("with --count the watch ends by itself and frees the port; --metrics-address takes an IPv4 literal")
+    @Test("with --count the watch ends by itself and frees the port; --metrics-address takes an IPv4 literal", .tags(.machine), .machineDependent)
     func countEnds() throws {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--metrics-address", "127.0.0.1", "--count", "2"])
         let port = watch.metricsPort()

@@ -17,3 +17,9 @@ public enum MachineTests {
     public static let skipped: Comment =
         "depends on the machine (live /proc, earlyoom, child processes holding hundreds of MiB): run with `make test-machine`"
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when the machine-dependent tests are enabled (``MachineTests``); use
+    /// with `.tags(.machine)`.
+    public static var machineDependent: Self { .enabled(if: MachineTests.areEnabled, MachineTests.skipped) }
+}
