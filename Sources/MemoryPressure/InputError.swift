@@ -13,6 +13,8 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     /// An input error.
+    ///
+    /// - Complexity: O(1)
     public init(file: String, line: Int, column: Int, path: String, message: String) {
         self.file = file
         self.line = line

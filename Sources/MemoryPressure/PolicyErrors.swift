@@ -4,6 +4,8 @@ public struct PolicyErrors: Error, Sendable, Hashable, CustomStringConvertible {
     public var problems: [InputError]
 
     /// The problems of one policy, in the order of the file.
+    ///
+    /// - Complexity: O(1)
     public init(problems: [InputError]) {
         self.problems = problems
     }

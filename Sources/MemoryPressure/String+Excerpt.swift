@@ -9,8 +9,12 @@ extension String {
     }
 
     /// ``excerpt(limit:)`` in double quotes.
+    ///
+    /// - Complexity: O(`limit`)
     public func quotedExcerpt(limit: Int = 60) -> String { "\"" + excerpt(limit: limit) + "\"" }
 
     /// The text without leading and trailing spaces and tabs.
+    ///
+    /// - Complexity: O(length of the text)
     public func trimmingWhitespaceAndTabs() -> String { trimmingWhitespace() }
 }

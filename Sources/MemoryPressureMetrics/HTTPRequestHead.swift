@@ -27,6 +27,8 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     /// Hashes request line, path and version.
+    ///
+    /// - Complexity: O(length of the method, path and version)
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(path)

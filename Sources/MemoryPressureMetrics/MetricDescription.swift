@@ -27,6 +27,8 @@ public struct MetricDescription: Sendable, Hashable {
     public var analogue: String
 
     /// A description of one metric.
+    ///
+    /// - Complexity: O(1)
     public init(name: String, kind: Kind, labels: [String], unit: String, help: String, analogue: String) {
         self.name = name
         self.kind = kind

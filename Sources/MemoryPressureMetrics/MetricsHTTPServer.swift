@@ -36,6 +36,8 @@ public final class MetricsHTTPServer: @unchecked Sendable {
         public var maximumConnections: Int
 
         /// Limits; the defaults are 8 KiB, 5 s, 5 s and 16 connections.
+        ///
+        /// - Complexity: O(1)
         public init(
             maximumRequestBytes: Int = 8192, readTimeout: Double = 5, writeTimeout: Double = 5,
             maximumConnections: Int = 16
@@ -117,6 +119,8 @@ public final class MetricsHTTPServer: @unchecked Sendable {
     }
 
     /// Starts accepting connections on a background thread. Calling it again does nothing.
+    ///
+    /// - Complexity: O(1) (one thread is started)
     public func start() {
         let first = lock.withLock {
             defer { started = true }
