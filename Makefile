@@ -23,7 +23,7 @@ test-machine: deps
 
 # The whole suite built for release (optimizer on), with the 10-million-id churn of LongRunTests.
 test-release: deps
-	MEMORYPRESSURE_MACHINE_TESTS=1 MEMORYPRESSURE_CHURN=10000000 swift test -c release --scratch-path .build-release
+	MEMORYPRESSURE_CHURN=10000000 swift test -c release --scratch-path .build-release
 
 # The whole suite with MEMORYPRESSURE_INTERNAL_CHECKS: every mutation of the heap and the engine
 # checks every invariant (O(n) each), in its own scratch folder.
