@@ -10,9 +10,9 @@ extension IndexedTournament {
     /// handle index first), without changing the queue.
     ///
     /// For `k` up to 256 the walk keeps the best `k` elements found so far in stack-allocated
-    /// scratch space and descends from the root, entering a group only while its maximum (which
-    /// is exact) still beats the k-th best found; it enters first the group the maximum comes
-    /// from, so the bound rises early. It does not allocate. For larger `k` the live elements are
+    /// scratch space and descends from the root, entering the groups below a group in descending
+    /// order of their maxima (which are exact) and only while a group's maximum still beats the
+    /// k-th best found. It does not allocate. For larger `k` the live elements are
     /// collected and sorted (one allocation).
     ///
     /// - Parameters:
@@ -44,6 +44,7 @@ extension IndexedTournament {
             _leaves.withUnsafeBufferPointer { leaves in
                 _nodes.withUnsafeBufferPointer { nodes in
                     _levelStart.withUnsafeBufferPointer { starts in
+                        // The root is not empty: `wanted` > 0 elements are live.
                         Self._visit(
                             level: starts.count &- 1, index: 0, best: &best, leaves: leaves, nodes: nodes, starts: starts)
                     }
@@ -67,7 +68,8 @@ extension IndexedTournament {
         return result
     }
 
-    /// Offers every element below group `index` of `level` whose entry can still enter `best`.
+    /// Offers every element below group `index` of `level` that can still enter `best` (the
+    /// caller has checked that the group's own entry can).
     @inlinable
     internal static func _visit(
         level: Int,
@@ -77,8 +79,6 @@ extension IndexedTournament {
         nodes: UnsafeBufferPointer<_Entry>,
         starts: UnsafeBufferPointer<Int>
     ) {
-        let entry = nodes[starts[level &- 1] &+ index]
-        guard entry.slot != _Entry.empty.slot, best.admits(entry) else { return }
         let first = index << _shift
         if level == 1 {
             let end = Swift.min(first &+ _fanOut, leaves.count)
@@ -90,16 +90,35 @@ extension IndexedTournament {
             }
             return
         }
-        // The child holding this group's maximum first, so the bound rises before the others.
-        let end = Swift.min(first &+ _fanOut, starts[level &- 1] &- starts[level &- 2])
-        let leading = Int(entry.slot) >> ((level &- 1) &* _shift)
-        _visit(level: level &- 1, index: leading, best: &best, leaves: leaves, nodes: nodes, starts: starts)
-        var child = first
-        while child < end {
-            if child != leading {
-                _visit(level: level &- 1, index: child, best: &best, leaves: leaves, nodes: nodes, starts: starts)
+        // The children in descending order of their maxima (which are exact), so the bound rises
+        // as fast as it can and the walk stops at the first child that can no longer contribute.
+        let base = starts[level &- 2]
+        let end = Swift.min(first &+ _fanOut, starts[level &- 1] &- base)
+        withUnsafeTemporaryAllocation(of: _Entry.self, capacity: _fanOut) { order in
+            var count = 0
+            var child = first
+            while child < end {
+                let entry = nodes[base &+ child]
+                if entry.slot != _Entry.empty.slot {
+                    // Insertion by maximum; the entry's slot names its element, so keep the child index.
+                    var position = count
+                    while position > 0, entry.beats(order[position &- 1]) {
+                        order[position] = order[position &- 1]
+                        position &-= 1
+                    }
+                    order[position] = _Entry(key: entry.key, slot: entry.slot)
+                    count &+= 1
+                }
+                child &+= 1
             }
-            child &+= 1
+            var rank = 0
+            while rank < count {
+                let entry = order[rank]
+                guard best.admits(entry) else { break }
+                let index = Int(entry.slot) >> ((level &- 1) &* _shift)
+                _visit(level: level &- 1, index: index, best: &best, leaves: leaves, nodes: nodes, starts: starts)
+                rank &+= 1
+            }
         }
     }
 

@@ -58,32 +58,53 @@ extension IndexedTournament {
     /// The exact maximum of group `index` of `level`, from the entries (or leaves) below it.
     @inlinable
     internal func _recompute(level: Int, index: Int) -> _Entry {
-        let first = index << Self._shift
-        var best = _Entry.empty
-        if level == 1 {
-            _leaves.withUnsafeBufferPointer { leaves in
-                let end = Swift.min(first &+ Self._fanOut, leaves.count)
-                var slot = first
-                while slot < end {
-                    let leaf = leaves[slot]
-                    let entry = _Entry(key: leaf.key, slot: UInt32(truncatingIfNeeded: slot))
-                    if leaf.isLive && entry.beats(best) { best = entry }
-                    slot &+= 1
-                }
-            }
-        } else {
-            let base = _levelStart[level &- 2]
-            let end = Swift.min(first &+ Self._fanOut, _levelStart[level &- 1] &- base)
-            _nodes.withUnsafeBufferPointer { nodes in
-                var child = first
-                while child < end {
-                    let entry = nodes[base &+ child]
-                    if entry.beats(best) { best = entry }
-                    child &+= 1
+        _leaves.withUnsafeBufferPointer { leaves in
+            _levelStart.withUnsafeBufferPointer { starts in
+                _nodes.withUnsafeBufferPointer { nodes in
+                    Self._best(level: level, index: index, leaves: leaves, nodes: nodes, starts: starts)
                 }
             }
         }
-        return best
+    }
+
+    /// The exact maximum of group `index` of `level` on raw buffers.
+    @inlinable
+    internal static func _best(
+        level: Int,
+        index: Int,
+        leaves: UnsafeBufferPointer<_Leaf>,
+        nodes: UnsafeBufferPointer<_Entry>,
+        starts: UnsafeBufferPointer<Int>
+    ) -> _Entry {
+        // Members are scanned in ascending slot order, so taking only a strictly higher key gives
+        // ties to the lowest slot, as `beats` does; the selects below compile without branches.
+        let first = index << _shift
+        var bestKey: UInt64 = 0
+        var bestSlot = _Entry.empty.slot
+        if level == 1 {
+            let end = Swift.min(first &+ _fanOut, leaves.count)
+            var slot = first
+            while slot < end {
+                let leaf = leaves[slot]
+                let takes = leaf.isLive && (leaf.key > bestKey || bestSlot == _Entry.empty.slot)
+                bestKey = takes ? leaf.key : bestKey
+                bestSlot = takes ? UInt32(truncatingIfNeeded: slot) : bestSlot
+                slot &+= 1
+            }
+        } else {
+            let base = starts[level &- 2]
+            let end = Swift.min(first &+ _fanOut, starts[level &- 1] &- base)
+            var child = first
+            while child < end {
+                let entry = nodes[base &+ child]
+                let takes =
+                    entry.slot != _Entry.empty.slot && (entry.key > bestKey || bestSlot == _Entry.empty.slot)
+                bestKey = takes ? entry.key : bestKey
+                bestSlot = takes ? entry.slot : bestSlot
+                child &+= 1
+            }
+        }
+        return _Entry(key: bestKey, slot: bestSlot)
     }
 
     /// Restores every group's maximum after the leaf of `slot` changed; `entry` is what the leaf
@@ -92,26 +113,36 @@ extension IndexedTournament {
     /// Going up one level at a time: a group whose maximum the new entry beats takes it; a group
     /// whose maximum was this slot and is no longer beaten by it is recomputed from its 16 members;
     /// any other group is unchanged, and then so is everything above it.
-    @inlinable
+    ///
+    /// Kept out of line: callers test the first level inline and only call this when the group
+    /// changes, which a small drift of a key does in about one case in 16.
+    @inlinable @inline(never)
     internal mutating func _propagate(from slot: UInt32, _ entry: _Entry) {
-        var candidate = entry
-        var index = Int(slot)
-        var level = 1
-        let top = _levelCount
-        while level <= top {
-            index >>= Self._shift
-            let position = _levelStart[level &- 1] &+ index
-            let node = _nodes[position]
-            if candidate.beats(node) {
-                _nodes[position] = candidate
-            } else if node.slot == slot {
-                if node == candidate { return }
-                candidate = _recompute(level: level, index: index)
-                _nodes[position] = candidate
-            } else {
-                return
+        _leaves.withUnsafeBufferPointer { leaves in
+            _levelStart.withUnsafeBufferPointer { starts in
+                _nodes.withUnsafeMutableBufferPointer { nodes in
+                    var candidate = entry
+                    var index = Int(slot)
+                    var level = 1
+                    while level < starts.count {
+                        index >>= Self._shift
+                        let position = starts[level &- 1] &+ index
+                        let node = nodes[position]
+                        if candidate.beats(node) {
+                            nodes[position] = candidate
+                        } else if node.slot == slot {
+                            if node == candidate { return }
+                            candidate = Self._best(
+                                level: level, index: index, leaves: leaves, nodes: UnsafeBufferPointer(nodes),
+                                starts: starts)
+                            nodes[position] = candidate
+                        } else {
+                            return
+                        }
+                        level &+= 1
+                    }
+                }
             }
-            level &+= 1
         }
     }
 

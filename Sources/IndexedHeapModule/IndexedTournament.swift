@@ -260,7 +260,10 @@ extension IndexedTournament {
             }
         }
         _count &+= 1
-        _propagate(from: slot, _Entry(key: priority, slot: slot))
+        let entry = _Entry(key: priority, slot: slot)
+        if entry.beats(_nodes[Int(slot) >> Self._shift]) {
+            _propagate(from: slot, entry)
+        }
         _checkInvariants()
         return Handle(_slot: slot, generation: _leaves[Int(slot)].generation)
     }
@@ -274,7 +277,12 @@ extension IndexedTournament {
     public mutating func update(_ handle: Handle, to priority: UInt64) {
         let slot = _checkedSlot(of: handle)
         _leaves[slot].key = priority
-        _propagate(from: handle._slot, _Entry(key: priority, slot: handle._slot))
+        let entry = _Entry(key: priority, slot: handle._slot)
+        // The common case, inline: the key neither beats its group's maximum nor was it.
+        let group = _nodes[slot >> Self._shift]
+        if entry.beats(group) || group.slot == handle._slot {
+            _propagate(from: handle._slot, entry)
+        }
         _checkInvariants()
     }
 
