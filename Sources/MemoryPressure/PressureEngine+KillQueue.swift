@@ -1,15 +1,7 @@
 import Foundation
 import IndexedHeapModule
 
-// The kill queue: every killable resident app, keyed so that the queue's maximum is the next victim.
-//
-// The queue is an IndexedTournament (a 16-ary tournament tree over one leaf per app, in
-// IndexedHeapModule) rather than an IndexedHeap: almost every change to the queue is a footprint
-// drift of one app, which costs the tournament one leaf write and one comparison with its group's
-// maximum in 15 cases out of 16, where the heap compares with a parent and four children; the
-// maximum is read in O(1) from the root. Its keys are unique (the tie-breaker below), so it picks
-// exactly the victims the heap picked, and its top-k reports list them in the same order
-// (Benchmarks/README.md, "Mixed kill-queue workload", measures both).
+// The kill queue: every killable resident app, keyed so that the heap's maximum is the next victim.
 //
 // A key packs three fields into one UInt64, compared as one integer:
 //   bits 56...63  band rank (the policy's first band has the highest rank; apps over their
@@ -20,10 +12,6 @@ import IndexedHeapModule
 //                 rule); bands whose tie rule is `id`, `newestInBand` or `oldestInBand` order equal keys when the
 //                 queue is read (`nextVictim()`, `killOrder(limit:)`), so the rule costs nothing
 //                 unless keys are equal
-
-/// The structure of the engine's kill queue: `IndexedTournament`, whose interface is that of
-/// `IndexedHeap<UInt64>` (handles, `max`, `update`, `remove`, `forEachTop`).
-typealias KillQueue = IndexedTournament
 
 extension PressureEngine {
     /// Bits of the order value.

@@ -55,7 +55,7 @@ public final class PressureEngine {
 
     /// Killable apps, keyed by band, order value and tie-breaker (see `PressureEngine+KillQueue`).
     @exclusivity(unchecked)
-    var killQueue = KillQueue()
+    var killQueue = IndexedHeap<UInt64>()
     /// The app of each kill-queue handle index.
     @exclusivity(unchecked)
     var appByKillSlot: [Int32] = []

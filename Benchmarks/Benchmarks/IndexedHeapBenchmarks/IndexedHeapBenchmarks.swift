@@ -1,6 +1,6 @@
 // Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload on
 // four distributions (uniform, phone, Android, server) at five sizes, where the engine's queue
-// (IndexedTournament) meets IndexedHeap and five competitors (three systems, two of them also in an
+// (IndexedHeap) meets IndexedTournament and five competitors (three systems, two of them also in an
 // idealized packed-array form).
 // See ../../README.md for how to run them and the measured figures.
 
@@ -64,8 +64,8 @@ let benchmarks: @Sendable () -> Void = {
                     state.tearDown()
                 }
             }
-            mixed("IndexedTournament (engine)", TournamentKillQueue.self)
-            mixed("IndexedHeap", IndexedHeapKillQueue.self)
+            mixed("IndexedTournament", TournamentKillQueue.self)
+            mixed("IndexedHeap (engine)", IndexedHeapKillQueue.self)
             mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
             mixed("task-list scan", TaskListScanKillQueue.self, slow: true)
             mixed("adj-slot lists", AdjSlotListsKillQueue.self, slow: true)

@@ -1,7 +1,8 @@
 import IndexedHeapModule
 
-/// The engine's kill queue: an `IndexedTournament` keyed by the packed key (what
-/// `PressureEngine.killQueue` is), used exactly as ``IndexedHeapKillQueue`` uses the heap.
+/// The candidate engine queue: an `IndexedTournament` keyed by the packed key, used exactly as
+/// ``IndexedHeapKillQueue`` uses the heap (the engine's queue, `PressureEngine.killQueue`). The
+/// engine keeps the heap: see Benchmarks/README.md, "Mixed kill-queue workload".
 ///
 /// App `i` is the element whose handle index is `i`: the queue is built from the keys in app
 /// order, and a relaunch right after a kill reuses the freed slot (slots are reused last-in
