@@ -21,6 +21,7 @@ import sys
 SIZES = ["1K", "10K", "100K", "1M"]
 SINGLE = ["update random", "update drift ±1%", "insert", "remove", "popMax", "top-10", "top-100"]
 
+
 def load(paths):
     runs = []
     for path in paths:
