@@ -20,21 +20,6 @@ import sys
 
 SIZES = ["1K", "10K", "100K", "1M"]
 SINGLE = ["update random", "update drift ±1%", "insert", "remove", "popMax", "top-10", "top-100"]
-# (name, label, idealized form of): the queues of the mixed workload.
-QUEUES = [
-    ("IndexedHeap", "IndexedHeap", None),
-    ("Heap+lazy deletion", "Heap+lazy deletion", None),
-    ("task-list scan", "task-list scan (Linux `select_bad_process`)", None),
-    ("linear scan, packed array (idealized)", "linear scan — idealized (packed array)", "task-list scan"),
-    ("adj-slot lists", "adj-slot lists (lmkd `kill_heaviest_task`)", None),
-    ("band lists, packed arrays (idealized)", "band lists — idealized (packed arrays)", "adj-slot lists"),
-]
-TARGETS = {  # (N, competitor): minimum IndexedHeap speed-up on the mixed workload (issue 2)
-    ("100K", "Heap+lazy deletion"): 2,
-    ("100K", "task-list scan"): 10,
-    ("100K", "adj-slot lists"): 3,
-    ("1M", "task-list scan"): 100,
-}
 
 
 def load(paths):
@@ -91,33 +76,8 @@ def heap(runs):
     for operation in SINGLE:
         for size in SIZES:
             print(row(f"{operation}, N = {size}", f"IndexedHeap {operation} N={size}"))
-    print("\n### Mixed kill-queue workload\n")
-    print(header)
-    for size in SIZES:
-        for name, label, _ in QUEUES:
-            print(row(f"{label}, N = {size}", f"Kill queue mixed: {name} N={size}"))
-    print("\n### IndexedHeap speed-up on the mixed workload\n")
-    print("Speed-up = the competitor's mean ns/op ÷ IndexedHeap's, computed within each run, then the median over runs.")
-    print("Targets are judged against the faithful competitors; the idealized rows are shown for reference.\n")
-    print("| N | competitor | competitor ns/op | IndexedHeap ns/op | speed-up | speed-up over runs | target | met |")
-    print("|---|---|--:|--:|--:|--:|--:|---|")
-    for size in SIZES:
-        ours_name = f"Kill queue mixed: IndexedHeap N={size}"
-        ours = med(runs, ours_name, TIME)
-        for name, label, idealizes in QUEUES[1:]:
-            full = f"Kill queue mixed: {name} N={size}"
-            ratios = [r[full][TIME]["score"] / r[ours_name][TIME]["score"] for r in runs if full in r and ours_name in r]
-            ratio = statistics.median(ratios)
-            target = TARGETS.get((size, name))
-            reference = TARGETS.get((size, idealizes)) if idealizes else None
-            if target is not None:
-                goal, met = f"≥ {target}×", "yes" if ratio >= target else "**no**"
-            elif reference is not None:
-                goal, met = f"(≥ {reference}×)", ("would be met" if ratio >= reference else "would not be met") + " (reference only)"
-            else:
-                goal, met = "—", "—"
-            print(f"| {size} | {label} | {med(runs, full, TIME):,.1f} | {ours:,.1f} | {ratio:,.2f}× | "
-                  f"{span(ratios, '{:,.2f}', '×')} | {goal} | {met} |")
+    # The mixed kill-queue workload (four distributions, seven queues) has its own summary.
+    print("\n(Mixed kill-queue workload: python3 summarize-kill-queues.py <one run's JMH export>)")
 
 
 def engine(runs):
@@ -239,7 +199,7 @@ def live_proc(runs):
               f"{live_ratio(key, 'rank only, in place', 'rank only, full sort')} |")
 
 
-SECTIONS = [("Kill queue mixed", heap), ("Engine replay", engine), ("Kill-order", kill_order),
+SECTIONS = [("IndexedHeap ", heap), ("Engine replay", engine), ("Kill-order", kill_order),
             ("Simulation", simulation), ("Live proc", live_proc)]
 
 

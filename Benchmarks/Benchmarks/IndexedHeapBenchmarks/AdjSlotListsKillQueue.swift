@@ -12,7 +12,8 @@ import MemoryPressureSimulation
 /// Here every app is a `Proc` node allocated on its own (in a seeded random order of the apps, so
 /// list order and address order are unrelated, as after churn and as Android's scudo allocator,
 /// which shuffles its free lists, makes them from the start), holding the app's packed key; the
-/// 16 bands of the workload are the slots. Deliberately kept in the competitor's favour: the RSS is
+/// bands of the workload are the slots (for the Android distribution, adj + 1000: lmkd's 2,001
+/// slots, walked from the highest as `find_and_kill_process` walks them from `OOM_SCORE_ADJ_MAX`). Deliberately kept in the competitor's favour: the RSS is
 /// the key stored in the node (lmkd reads `/proc/<pid>/statm` for every candidate, a system call
 /// each), and a footprint update writes the node through a table indexed by app (lmkd's pid hash).
 ///
@@ -31,11 +32,13 @@ final class AdjSlotListsKillQueue: KillQueue {
     /// The node of each app (lmkd's `pidhash`).
     private var procs: [UnsafeMutablePointer<Proc>]
     private let top: TopKBuffer
+    private let bandCount: Int
 
-    init(keys: [UInt64]) {
+    init(keys: [UInt64], bandCount: Int) {
+        self.bandCount = bandCount
         var rng = SeededGenerator(seed: 0xAD75_1075 &+ UInt64(keys.count))
-        heads = .allocate(capacity: KillKey.bandCount)
-        for band in 0..<KillKey.bandCount {
+        heads = .allocate(capacity: bandCount)
+        for band in 0..<bandCount {
             let head = heads + band
             head.initialize(to: Proc(next: head, previous: head, key: 0, app: -1))
         }
@@ -84,7 +87,7 @@ final class AdjSlotListsKillQueue: KillQueue {
     }
 
     func killHeaviest() -> Int {
-        var band = KillKey.bandCount - 1
+        var band = bandCount - 1
         while band >= 0, heads[band].next == heads + band { band -= 1 }
         precondition(band >= 0, "no app to kill")
         let head = heads + band
@@ -106,7 +109,7 @@ final class AdjSlotListsKillQueue: KillQueue {
 
     func reportTop(_ k: Int) -> UInt64 {
         top.reset()
-        var band = KillKey.bandCount - 1
+        var band = bandCount - 1
         // Every key of a band is above every key of a lower band: stop once k keys are found.
         while band >= 0, !top.isFull(k) {
             let head = heads + band

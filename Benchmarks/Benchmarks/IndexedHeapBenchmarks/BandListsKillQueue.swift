@@ -6,7 +6,9 @@
 ///
 /// Each band is an array of keys with swap-removal, and every app knows its band and its position
 /// in that array, so a footprint update is one store and a band change is a swap-remove plus an
-/// append. Only victim selection and reports scan, and only the highest bands.
+/// append. Only victim selection and reports scan, and only the highest bands. A bitmap of the
+/// non-empty bands finds the highest one in a few word tests even among lmkd's 2,001 adj slots
+/// (lmkd itself tests every slot from the top, as ``AdjSlotListsKillQueue`` does).
 struct BandListsKillQueue: KillQueue {
     struct Location {
         var band: UInt32
@@ -15,11 +17,14 @@ struct BandListsKillQueue: KillQueue {
 
     var bands: [[UInt64]]
     var locations: [Location]
+    /// Bit `b % 64` of word `b / 64` is set when band `b` is not empty.
+    var occupied: [UInt64]
     let top: TopKBuffer
 
-    init(keys: [UInt64]) {
-        bands = Array(repeating: [], count: KillKey.bandCount)
-        for band in bands.indices { bands[band].reserveCapacity(2 * keys.count / KillKey.bandCount + 16) }
+    init(keys: [UInt64], bandCount: Int) {
+        bands = Array(repeating: [], count: bandCount)
+        occupied = Array(repeating: 0, count: (bandCount + 63) / 64)
+        for band in bands.indices { bands[band].reserveCapacity(2 * keys.count / bandCount + 16) }
         locations = Array(repeating: Location(band: 0, position: 0), count: keys.count)
         top = TopKBuffer(capacity: 128)
         for key in keys { append(key) }
@@ -30,12 +35,22 @@ struct BandListsKillQueue: KillQueue {
         let band = KillKey.band(key)
         locations[KillKey.app(key)] = Location(band: UInt32(band), position: UInt32(bands[band].count))
         bands[band].append(key)
+        occupied[band >> 6] |= 1 << UInt64(band & 63)
+    }
+
+    /// The highest non-empty band, or -1.
+    @inline(__always)
+    private func highestBand() -> Int {
+        var word = occupied.count - 1
+        while word >= 0, occupied[word] == 0 { word -= 1 }
+        return word < 0 ? -1 : word * 64 + 63 - occupied[word].leadingZeroBitCount
     }
 
     /// Removes the key at `position` of `band` by moving the band's last key into its place.
     @inline(__always)
     private mutating func swapRemove(band: Int, position: Int) {
         let last = bands[band].removeLast()
+        if bands[band].isEmpty { occupied[band >> 6] &= ~(1 << UInt64(band & 63)) }
         if position < bands[band].count {
             bands[band][position] = last
             locations[KillKey.app(last)].position = UInt32(position)
@@ -59,8 +74,7 @@ struct BandListsKillQueue: KillQueue {
     }
 
     mutating func killHeaviest() -> Int {
-        var band = KillKey.bandCount - 1
-        while band >= 0, bands[band].isEmpty { band -= 1 }
+        let band = highestBand()
         precondition(band >= 0, "no app to kill")
         let heaviest = bands[band].withUnsafeBufferPointer { keys in
             var best = 0
@@ -76,7 +90,7 @@ struct BandListsKillQueue: KillQueue {
 
     mutating func reportTop(_ k: Int) -> UInt64 {
         top.reset()
-        var band = KillKey.bandCount - 1
+        var band = bands.count - 1
         // Every key of a band is above every key of a lower band: stop once k keys are found.
         while band >= 0, !top.isFull(k) {
             bands[band].withUnsafeBufferPointer { keys in

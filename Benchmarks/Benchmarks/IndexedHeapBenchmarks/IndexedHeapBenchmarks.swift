@@ -1,5 +1,7 @@
-// Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload
-// against five competitors (three systems, two of them also in an idealized packed-array form).
+// Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload on
+// four distributions (uniform, phone, Android, server) at five sizes, where the engine's queue
+// (IndexedHeap) meets IndexedTournament and five competitors (three systems, two of them also in an
+// idealized packed-array form).
 // See ../../README.md for how to run them and the measured figures.
 
 import Benchmark
@@ -40,29 +42,43 @@ let benchmarks: @Sendable () -> Void = {
         single("top-100") { $0.top(100, $1) }
     }
 
-    for size in sizes {
-        func mixed<Queue: KillQueue>(_ name: String, _: Queue.Type, slow: Bool = false) {
-            let state = KillQueueBenchmark<Queue>(apps: size)
-            // The pointer-chasing scans take about 0.1-2 s per iteration at N = 1M: fewer warm-ups,
-            // more time, so that a run still gives a few samples.
-            var configuration = Benchmark.defaultConfiguration
-            if slow && size >= 1_000_000 {
-                configuration.warmupIterations = 1
-                configuration.maxDuration = .seconds(6)
+    for distribution in KillQueueDistribution.allCases {
+        for size in mixedSizes {
+            func mixed<Queue: KillQueue>(_ name: String, _: Queue.Type, slow: Bool = false) {
+                let state = KillQueueBenchmark<Queue>(distribution, apps: size)
+                // The pointer-chasing scans take about 0.1-2 s per iteration at N = 1M: fewer warm-ups,
+                // more time, so that a run still gives a few samples.
+                var configuration = Benchmark.defaultConfiguration
+                if slow && size >= 1_000_000 {
+                    configuration.warmupIterations = 1
+                    configuration.maxDuration = .seconds(6)
+                }
+                Benchmark(
+                    "Kill queue mixed/\(distribution.rawValue): \(name) N=\(mixedLabel(size))",
+                    configuration: configuration
+                ) { benchmark in
+                    state.run(benchmark)
+                } setup: {
+                    state.setUp()
+                } teardown: {
+                    state.tearDown()
+                }
             }
-            Benchmark("Kill queue mixed: \(name) N=\(label(size))", configuration: configuration) { benchmark in
-                state.run(benchmark)
-            } setup: {
-                state.setUp()
-            } teardown: {
-                state.tearDown()
-            }
+            mixed("IndexedTournament", TournamentKillQueue.self)
+            mixed("IndexedHeap (engine)", IndexedHeapKillQueue.self)
+            mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
+            mixed("task-list scan", TaskListScanKillQueue.self, slow: true)
+            mixed("adj-slot lists", AdjSlotListsKillQueue.self, slow: true)
+            mixed("linear scan, packed array (idealized)", LinearScanKillQueue.self)
+            mixed("band lists, packed arrays (idealized)", BandListsKillQueue.self)
         }
-        mixed("IndexedHeap", IndexedHeapKillQueue.self)
-        mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
-        mixed("task-list scan", TaskListScanKillQueue.self, slow: true)
-        mixed("adj-slot lists", AdjSlotListsKillQueue.self, slow: true)
-        mixed("linear scan, packed array (idealized)", LinearScanKillQueue.self)
-        mixed("band lists, packed arrays (idealized)", BandListsKillQueue.self)
     }
+}
+
+/// The numbers of apps the mixed kill-queue workloads run at.
+let mixedSizes = [100, 1_000, 10_000, 100_000, 1_000_000]
+
+/// A size label that also names sizes below 1,000 (100 rather than 0K).
+func mixedLabel(_ size: Int) -> String {
+    size < 1_000 ? "\(size)" : label(size)
 }

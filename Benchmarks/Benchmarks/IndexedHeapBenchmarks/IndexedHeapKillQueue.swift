@@ -8,7 +8,7 @@ import IndexedHeapModule
 struct IndexedHeapKillQueue: KillQueue {
     var heap: IndexedHeap<UInt64>
 
-    init(keys: [UInt64]) {
+    init(keys: [UInt64], bandCount: Int) {
         heap = IndexedHeap(keys)
         heap.reserveCapacity(keys.count)
     }

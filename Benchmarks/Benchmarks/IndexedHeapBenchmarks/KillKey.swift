@@ -4,23 +4,25 @@ import MemoryPressureSimulation
 
 /// The packed `UInt64` key of the kill-queue workload: the higher the key, the sooner the app is killed.
 ///
-///     bit 63 ... 60 | 59 ........................ 20 | 19 ........ 0
-///         band      |        footprint (KiB)         |  app index
+///     bit 63 ........ 52 | 51 .............. 20 | 19 ........ 0
+///            band        |    footprint (KiB)   |  app index
 ///
-/// The band comes first (a higher band is killed first, like a higher `oom_score_adj`), then the
-/// footprint (heaviest first), then the app index, which makes every key unique so that every
-/// competitor must pick exactly the same victim.
+/// The band comes first (a higher band is killed first, like a higher `oom_score_adj`: the
+/// Android distribution stores adj + 1000 here, lmkd's `ADJTOSLOT`), then the footprint (heaviest
+/// first), then the app index, which makes every key unique so that every competitor must pick
+/// exactly the same victim.
 enum KillKey {
     static let appBits = 20
-    static let footprintBits = 40
-    static let bandCount = 16
+    static let footprintBits = 32
+    static let bandBits = 12
 
     static let appMask: UInt64 = (1 << appBits) - 1
     static let footprintShift = UInt64(appBits)
     static let footprintMask: UInt64 = ((1 << footprintBits) - 1) << footprintShift
     static let bandShift = UInt64(appBits + footprintBits)
+    static let bandMask: UInt64 = ((1 << bandBits) - 1) << bandShift
 
-    /// The smallest and largest footprint the workload generates: 1 MiB and 1 TiB - 1 KiB.
+    /// The smallest and largest footprint the workload generates: 1 MiB and 4 TiB - 1 KiB.
     static let minFootprint: UInt64 = 1 << 10
     static let maxFootprint: UInt64 = (1 << footprintBits) - 1
 
@@ -45,15 +47,6 @@ enum KillKey {
 
     @inline(__always)
     static func withBand(_ key: UInt64, _ band: Int) -> UInt64 {
-        key & ~(UInt64(0xF) << bandShift) | UInt64(band) << bandShift
-    }
-
-    /// A random band (uniform over the 16 bands) and footprint (log-uniform from 1 MiB to 2 GiB),
-    /// with the app bits left zero.
-    static func random(using rng: inout SeededGenerator) -> UInt64 {
-        let band = rng.next(below: bandCount)
-        let exponent = 10 + rng.next(below: 11)  // 2^10 KiB ... 2^21 KiB
-        let footprint = (UInt64(1) << exponent) + rng.next() % (UInt64(1) << exponent)
-        return make(band: band, footprint: footprint, app: 0)
+        key & ~bandMask | UInt64(band) << bandShift
     }
 }

@@ -1,23 +1,29 @@
 import Benchmark
 
-/// The state of one mixed kill-queue benchmark: a queue of `apps` apps and the seeded operation
-/// stream, built in `setup` and freed in `teardown`; each iteration runs
+/// The state of one mixed kill-queue benchmark: a queue of `apps` apps spread as `distribution`
+/// says, and the seeded operation stream, built in `setup` and freed in `teardown`; each iteration runs
 /// `benchmark.scaledIterations.count` operations of the stream, continuing where the last stopped.
 final class KillQueueBenchmark<Queue: KillQueue> {
     /// How many operations the stream holds before it wraps around.
     static var streamLength: Int { 1 << 17 }
 
+    let distribution: KillQueueDistribution
     let apps: Int
     var queue: Queue?
     var operations: [KillQueueOperation] = []
     var cursor = 0
     var checksum: UInt64 = 0
 
-    init(apps: Int) { self.apps = apps }
+    init(_ distribution: KillQueueDistribution, apps: Int) {
+        self.distribution = distribution
+        self.apps = apps
+    }
 
     func setUp() {
-        let workload = KillQueueWorkload(apps: apps, operations: Self.streamLength, seed: 0x6B11_1E5 &+ UInt64(apps))
-        queue = Queue(keys: workload.initialKeys)
+        // The uniform distribution keeps the seed it had before there were others.
+        let seed = 0x6B11_1E5 &+ UInt64(apps) &+ UInt64(KillQueueDistribution.allCases.firstIndex(of: distribution)!) << 32
+        let workload = KillQueueWorkload(distribution, apps: apps, operations: Self.streamLength, seed: seed)
+        queue = Queue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         operations = workload.operations
         cursor = 0
         checksum = 0

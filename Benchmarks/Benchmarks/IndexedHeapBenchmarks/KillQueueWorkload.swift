@@ -22,17 +22,21 @@ struct KillQueueOperation {
 }
 
 /// The mixed workload: 95 % footprint updates, 4 % band changes, 1 % victim selections, and one
-/// operation in a thousand a top-10 report; apps, drifts and bands drawn from a seeded generator.
+/// operation in a thousand a top-10 report; apps and drifts drawn from a seeded generator, bands
+/// and the keys of relaunched apps from the `distribution`.
 struct KillQueueWorkload {
+    /// How the apps spread over bands and sizes.
+    let distribution: KillQueueDistribution
     /// The initial key of every app; `initialKeys[i]` has app index `i`.
     let initialKeys: [UInt64]
     /// The operations, replayed cyclically.
     let operations: [KillQueueOperation]
 
-    init(apps: Int, operations operationCount: Int, seed: UInt64) {
+    init(_ distribution: KillQueueDistribution, apps: Int, operations operationCount: Int, seed: UInt64) {
         precondition(apps > 0 && apps <= Int(KillKey.appMask) + 1)
+        self.distribution = distribution
         var rng = SeededGenerator(seed: seed)
-        initialKeys = (0..<apps).map { app in KillKey.random(using: &rng) | UInt64(app) }
+        initialKeys = (0..<apps).map { app in distribution.randomKey(using: &rng) | UInt64(app) }
         operations = (0..<operationCount).map { _ in
             let app = UInt32(rng.next(below: apps))
             if rng.next(below: 1000) == 0 { return KillQueueOperation(kind: .report, app: 0, value: 0) }
@@ -41,9 +45,9 @@ struct KillQueueWorkload {
                 let drift = Int64(rng.next(below: 21)) - 10
                 return KillQueueOperation(kind: .footprint, app: app, value: UInt64(bitPattern: drift))
             } else if draw < 99 {
-                return KillQueueOperation(kind: .band, app: app, value: UInt64(rng.next(below: KillKey.bandCount)))
+                return KillQueueOperation(kind: .band, app: app, value: UInt64(distribution.randomBand(using: &rng)))
             } else {
-                return KillQueueOperation(kind: .victim, app: 0, value: KillKey.random(using: &rng))
+                return KillQueueOperation(kind: .victim, app: 0, value: distribution.randomKey(using: &rng))
             }
         }
     }
@@ -51,8 +55,8 @@ struct KillQueueWorkload {
 
 /// A kill queue: apps `0..<n`, each with a unique packed key, the highest key killed first.
 protocol KillQueue {
-    /// Creates the queue holding app `i` with key `keys[i]`.
-    init(keys: [UInt64])
+    /// Creates the queue holding app `i` with key `keys[i]`, whose bands are below `bandCount`.
+    init(keys: [UInt64], bandCount: Int)
     /// The current key of a live app.
     func key(of app: Int) -> UInt64
     /// Changes the key of a live app (its footprint or its band).

@@ -27,7 +27,7 @@ struct LazyDeletionHeapKillQueue: KillQueue {
     /// Scratch space for top-k reports (entries popped, then pushed back).
     var scratch: [Entry]
 
-    init(keys: [UInt64]) {
+    init(keys: [UInt64], bandCount: Int) {
         apps = keys.map { App(key: $0, version: 0) }
         heap = Heap(keys.map { Entry(key: $0, version: 0) })
         heap.reserveCapacity(2 * keys.count + 2)

@@ -8,7 +8,7 @@ struct LinearScanKillQueue: KillQueue {
     var keys: [UInt64]
     let top: TopKBuffer
 
-    init(keys: [UInt64]) {
+    init(keys: [UInt64], bandCount: Int) {
         self.keys = keys
         top = TopKBuffer(capacity: 128)
     }

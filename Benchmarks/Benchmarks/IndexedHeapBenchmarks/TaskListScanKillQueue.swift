@@ -40,7 +40,7 @@ final class TaskListScanKillQueue: KillQueue {
     private var records: [UnsafeMutablePointer<MM>]
     private let top: TopKBuffer
 
-    init(keys: [UInt64]) {
+    init(keys: [UInt64], bandCount: Int) {
         var rng = SeededGenerator(seed: 0x7A5C_0001 &+ UInt64(keys.count))
         headRecord = .allocate(capacity: 1)
         headRecord.initialize(to: MM(key: 0))
