@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import MemoryPressure
+import MemoryPressureSimulation
 import Synchronization
 
 /// The cost of one footprint change through each way of sharing an engine, on the same N apps and
