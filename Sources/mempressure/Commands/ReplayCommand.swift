@@ -34,13 +34,31 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let policy = try policy.resolve()
-            let parsed = try TraceFile.load(trace)
-            var events: [Event] = []
-            let outcome: Replay.Outcome
-            do {
-                outcome = try Replay.run(parsed, policy: policy, file: InputFile.displayName(trace)) { events += $0 }
-            } catch let error as ReplayError {
-                throw CLIError.malformed(error.description)
+            let input = try TraceFile.open(trace)
+            var opens: Trace? = nil
+            if Oracle.isClairvoyant(policy) {
+                var reader = input.reader()
+                do throws(InputError) {
+                    opens = try TraceSummary(reading: &reader, keepingOpens: true).opens
+                } catch {
+                    throw CLIError.malformed(String(describing: reader.wholeFileError(for: error)))
+                }
+            }
+            // The first pass checks every line and every action, so an error prints no log, and
+            // measures the text columns; the second prints the log as it is produced.
+            var widths = EventLogText.Widths()
+            try replay(input, policy: policy, opens: opens) { widths.measure($0) }
+            var output = ""
+            if format == .text { output = EventLogText.header(widths) }
+            let outcome = try replay(input, policy: policy, opens: opens) { events in
+                switch format {
+                case .text: EventLogText.append(events, widths: widths, to: &output)
+                case .jsonl: for event in events { output += event.jsonLine + "\n" }
+                }
+                if output.utf8.count >= Self.outputChunk {
+                    try StandardOutput.write(output)
+                    output = ""
+                }
             }
             let skipped =
                 outcome.skipped == 0
@@ -48,13 +66,30 @@ struct ReplayCommand: ParsableCommand {
                 : "\(outcome.skipped) action\(outcome.skipped == 1 ? "" : "s") skipped: aimed at apps the policy had killed\n"
             switch format {
             case .text:
-                try StandardOutput.write(EventLogText.format(events) + skipped)
+                try StandardOutput.write(output + skipped)
             case .jsonl:
-                var out = ""
-                for event in events { out += event.jsonLine + "\n" }
-                try StandardOutput.write(out)
+                try StandardOutput.write(output)
                 if !skipped.isEmpty { StandardError.write(skipped) }
             }
+        }
+    }
+
+    /// How much of the log is gathered before it is written: 64 KiB.
+    static let outputChunk = 64 << 10
+
+    /// One streamed replay of the trace `input` holds, with malformed lines and refused actions
+    /// as exit 65 (the first a whole-file read would report).
+    @discardableResult
+    private func replay(
+        _ input: TraceFile.Input, policy: Policy, opens: Trace?, sink: ([Event]) throws -> Void
+    ) throws -> Replay.Outcome {
+        var reader = input.reader()
+        do {
+            return try Replay.run(&reader, policy: policy, opens: opens, file: input.name, sink: sink)
+        } catch let error as ReplayError {
+            throw CLIError.malformed(error.description)
+        } catch let error as InputError {
+            throw CLIError.malformed(error.description)
         }
     }
 }
