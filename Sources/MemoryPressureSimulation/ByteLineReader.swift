@@ -64,10 +64,12 @@ public final class ByteLineReader {
     public private(set) var reads = 0
 
     /// A reader of `source`; `file` names the input in errors. Up to `byteOrderMarks` UTF-8 byte
-    /// order marks at the very start are skipped (they still count in byte offsets).
+    /// order marks at the very start are skipped (they still count in byte offsets). A
+    /// descriptor's buffer starts at `initialCapacity` bytes (at most one more than
+    /// `maximumLineBytes`).
     public init(
         _ source: Source, file: String, maximumLineBytes: Int = ByteLineReader.defaultMaximumLineBytes,
-        byteOrderMarks: Int = 1
+        byteOrderMarks: Int = 1, initialCapacity: Int = ByteLineReader.initialCapacity
     ) {
         self.source = source
         self.file = file
@@ -75,7 +77,7 @@ public final class ByteLineReader {
         self.byteOrderMarksLeft = byteOrderMarks
         switch source {
         case .descriptor, .file:
-            buffer = [UInt8](repeating: 0, count: min(Self.initialCapacity, self.maximumLineBytes + 1))
+            buffer = [UInt8](repeating: 0, count: min(max(initialCapacity, 1), self.maximumLineBytes + 1))
         case .bytes(let bytes):
             buffer = bytes
             end = bytes.count

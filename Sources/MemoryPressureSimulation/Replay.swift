@@ -39,7 +39,8 @@ public enum Replay {
         sink: ([Event]) throws -> Void
     ) throws -> Outcome {
         var cursor = Trace.Cursor(trace)
-        return try run(&cursor, policy: policy, opens: trace, file: file, sink: sink)
+        let openTimes = Oracle.isClairvoyant(policy) ? Oracle.openTimes(of: trace) : nil
+        return try run(&cursor, policy: policy, openTimes: openTimes, file: file, sink: sink)
     }
 
     /// Replays the entries of `source` (a trace in memory, or a ``TraceReader`` reading a file
@@ -47,8 +48,8 @@ public enum Replay {
     /// streamed source is replayed with the memory of one line and the engine, whatever its length.
     ///
     /// - Parameters:
-    ///   - opens: for a clairvoyant policy (``Oracle/isClairvoyant(_:)``), the trace's opens
-    ///     (the whole trace, or ``TraceSummary/opens``); ignored otherwise.
+    ///   - openTimes: for a clairvoyant policy (``Oracle/isClairvoyant(_:)``), the trace's open
+    ///     times (``Oracle/openTimes(of:)``, or ``TraceSummary/openTimes``); ignored otherwise.
     /// - Throws: ``InputError`` for a malformed line of a streamed source, ``ReplayError`` as
     ///   ``run(_:policy:file:sink:)``; for a ``TraceReader``, the error a whole-file read would
     ///   have reported first (``TraceReader/wholeFileError(for:)``). Errors of `sink` pass through.
@@ -57,7 +58,7 @@ public enum Replay {
     public static func run<Source: TraceEntrySource>(
         _ source: inout Source,
         policy: Policy,
-        opens: Trace?,
+        openTimes: [AppID: [Double]]?,
         file: String = "<trace>",
         sink: ([Event]) throws -> Void
     ) throws -> Outcome {
@@ -68,8 +69,8 @@ public enum Replay {
             throw source.wholeFileError(for: ReplayError(file: file, line: 0, reason: error))
         }
         if Oracle.isClairvoyant(policy) {
-            precondition(opens != nil, "a clairvoyant policy needs the trace's opens")
-            engine.externalScore = Oracle.score(for: opens ?? Trace(), launchCost: .phone)
+            precondition(openTimes != nil, "a clairvoyant policy needs the trace's open times")
+            engine.externalScore = Oracle.score(openTimes: openTimes ?? [:], launchCost: .phone)
         }
         var player = TracePlayer(engine: engine)
         while true {

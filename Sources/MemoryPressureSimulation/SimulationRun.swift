@@ -27,7 +27,8 @@ public struct SimulationRun: Sendable {
     ) throws(ReplayError) -> SimulationRun {
         var cursor = Trace.Cursor(trace)
         let summary = TraceSummary(
-            device: trace.device, actions: trace.entries.count, lastTime: trace.entries.last?.time ?? 0, opens: trace)
+            device: trace.device, actions: trace.entries.count, lastTime: trace.entries.last?.time ?? 0,
+            openTimes: Oracle.isClairvoyant(policy) ? Oracle.openTimes(of: trace) : nil)
         do {
             return try run(
                 &cursor, summary: summary, policy: policy, launchCost: launchCost, file: file, onEvents: onEvents,
@@ -59,8 +60,8 @@ public struct SimulationRun: Sendable {
             throw source.wholeFileError(for: ReplayError(file: file, line: 0, reason: error))
         }
         if Oracle.isClairvoyant(policy) {
-            precondition(summary.opens != nil, "a clairvoyant policy needs the trace's opens")
-            engine.externalScore = Oracle.score(for: summary.opens ?? Trace(), launchCost: launchCost)
+            precondition(summary.openTimes != nil, "a clairvoyant policy needs the trace's open times")
+            engine.externalScore = Oracle.score(openTimes: summary.openTimes ?? [:], launchCost: launchCost)
         }
         var player = TracePlayer(engine: engine)
         var collector = MetricsCollector(launchCost: launchCost)
