@@ -41,6 +41,8 @@ public final class ByteLineReader {
     public let file: String
 
     private let source: Source
+    /// Kept alive as long as the reader.
+    private let owner: AnyObject?
     private var buffer: [UInt8]
     /// The first byte of `buffer` not yet handed out.
     private var start = 0
@@ -66,12 +68,14 @@ public final class ByteLineReader {
     /// A reader of `source`; `file` names the input in errors. Up to `byteOrderMarks` UTF-8 byte
     /// order marks at the very start are skipped (they still count in byte offsets). A
     /// descriptor's buffer starts at `initialCapacity` bytes (at most one more than
-    /// `maximumLineBytes`).
+    /// `maximumLineBytes`). `owner`, if given, is kept alive as long as the reader (the object
+    /// that closes the descriptor when released).
     public init(
         _ source: Source, file: String, maximumLineBytes: Int = ByteLineReader.defaultMaximumLineBytes,
-        byteOrderMarks: Int = 1, initialCapacity: Int = ByteLineReader.initialCapacity
+        byteOrderMarks: Int = 1, initialCapacity: Int = ByteLineReader.initialCapacity, owner: AnyObject? = nil
     ) {
         self.source = source
+        self.owner = owner
         self.file = file
         self.maximumLineBytes = max(maximumLineBytes, 1)
         self.byteOrderMarksLeft = byteOrderMarks
@@ -114,6 +118,22 @@ public final class ByteLineReader {
     public func nextRawLine() throws(InputError) -> String? {
         guard let range = try checked({ () throws(InputError) in try nextLineRange() }) else { return nil }
         return try checked({ () throws(InputError) in try text(range) })
+    }
+
+    /// The next line as ``nextRawLine()`` returns it, without moving past it (the next read
+    /// returns it again), or `nil` at the end.
+    ///
+    /// - Throws: as ``nextLine()``.
+    /// - Complexity: O(length of the line), amortized.
+    public func peekRawLine() throws(InputError) -> String? {
+        let saved = (lineNumber, lineOffset, lineEndedWithNewline)
+        guard let range = try checked({ () throws(InputError) in try nextLineRange() }) else { return nil }
+        defer {
+            // The line is read again by the next read (which reports a bad byte in it).
+            start = range.lowerBound
+            (lineNumber, lineOffset, lineEndedWithNewline) = saved
+        }
+        return try text(range)
     }
 
     /// Whether reading failed (a line too long, a byte that is not UTF-8, a failed read): the

@@ -44,7 +44,7 @@ enum TraceFile {
         /// action already).
         func reader() -> TraceReader {
             // InputFile.read dropped one byte order mark and the trace parser another.
-            try TraceReader(ByteLineReader(.file(file.descriptor), file: name, byteOrderMarks: 2))
+            TraceReader(ByteLineReader(.file(file.descriptor), file: name, byteOrderMarks: 2, owner: file))
         }
     }
 }
