@@ -32,13 +32,14 @@ struct DelimitedText {
         let lines = ByteLineReader(.bytes(Array(text.utf8)), file: "", byteOrderMarks: 1)
         var reader = Reader(lines: lines, separator: separator)
         var records: [Record] = []
-        do {
+        do throws(ReadError) {
             while let record = try reader.next() { records.append(record) }
-        } catch .syntax(let error) {
-            throw error
         } catch {
+            switch error {
+            case .syntax(let syntax): throw syntax
             // A String is UTF-8 and its lines are not limited here.
-            preconditionFailure("text in memory failed to read: \(error)")
+            case .input(let input): preconditionFailure("text in memory failed to read: \(input)")
+            }
         }
         return records
     }

@@ -77,13 +77,17 @@ public struct UsageLogReader {
     }
 
     private mutating func nextRecord() throws(InputError) -> DelimitedText.Record? {
-        do {
+        do throws(DelimitedText.ReadError) {
             return try records.next()
-        } catch .syntax(let error) {
-            syntaxFailed = true
-            throw InputError(file: file, line: error.line, column: error.column, path: "", message: error.message)
-        } catch .input(let error) {
-            throw error
+        } catch {
+            switch error {
+            case .syntax(let syntax):
+                syntaxFailed = true
+                throw InputError(
+                    file: file, line: syntax.line, column: syntax.column, path: "", message: syntax.message)
+            case .input(let input):
+                throw input
+            }
         }
     }
 
@@ -94,7 +98,7 @@ public struct UsageLogReader {
     ///   anywhere, then the first bad row (the rest of the input is read to find out).
     /// - Complexity: O(length of the row); on an error, O(length of the rest of the input).
     public mutating func next() throws(InputError) -> Row? {
-        do {
+        do throws(InputError) {
             if let headerError {
                 self.headerError = nil
                 throw headerError

@@ -93,8 +93,9 @@ struct WorkloadOptions: ParsableArguments {
     func importedTraces(workload: Workload) throws -> [UsageLogImport.UserTrace]? {
         guard let usageLog else { return nil }
         let users: [UsageLogImport.UserTrace]
+        let lines = try UsageLogFile.lines(usageLog)
         do throws(InputError) {
-            users = try UsageLogImport.parse(try UsageLogFile.lines(usageLog), workload: workload)
+            users = try UsageLogImport.parse(lines, workload: workload)
         } catch {
             throw CLIError.malformed(error.description)
         }
