@@ -8,18 +8,6 @@ import MemoryPressureSimulation
 
 /// Reading a trace file (JSON Lines), with the documented errors.
 enum TraceFile {
-    /// The trace at `path` (`-` reads standard input), whole in memory.
-    ///
-    /// - Throws: ``CLIError`` 66 when it cannot be read, 65 when it is malformed (file, line, field).
-    static func load(_ path: String) throws -> Trace {
-        let text = try InputFile.read(path)
-        do throws(InputError) {
-            return try Trace(jsonLines: text, file: InputFile.displayName(path))
-        } catch {
-            throw CLIError.malformed(error.description)
-        }
-    }
-
     /// The trace at `path` (`-` reads standard input), open to be read line by line as many times
     /// as needed (``InputFile/openRereadable(_:)``).
     ///
