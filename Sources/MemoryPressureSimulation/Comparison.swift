@@ -63,32 +63,15 @@ public struct Comparison: Sendable {
         parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
         precondition(traces.count == samples.count, "one label per trace")
-        let jobs = policies.indices.flatMap { policy in traces.indices.map { (policy, $0) } }
-        var results = [[SimulationRun?]](
-            repeating: [SimulationRun?](repeating: nil, count: traces.count), count: policies.count)
-        try await withThrowingTaskGroup(of: (Int, Int, SimulationRun).self) { group in
-            var next = 0
-            var done = 0
-            func submit() {
-                let (policy, sample) = jobs[next]
-                next += 1
-                group.addTask {
-                    let run = try SimulationRun.run(
-                        traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample])
-                    return (policy, sample, run)
-                }
-            }
-            while next < min(max(parallelism, 1), jobs.count) { submit() }
-            while let (policy, sample, run) = try await group.next() {
-                results[policy][sample] = run
-                done += 1
-                progress?(done, jobs.count)
-                if next < jobs.count { submit() }
-            }
+        let runs = try await runJobs(
+            policies: policies.count, samples: traces.count, parallelism: parallelism, progress: progress
+        ) { policy, sample in
+            try SimulationRun.run(
+                traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample])
         }
         return Comparison(
-            workload: name, policies: policies.map(\.name), samples: samples,
-            runs: results.map { $0.map { $0! } }, device: traces.first?.device ?? .iPhone4, policyValues: policies)
+            workload: name, policies: policies.map(\.name), samples: samples, runs: runs,
+            device: traces.first?.device ?? .iPhone4, policyValues: policies)
     }
 }
 

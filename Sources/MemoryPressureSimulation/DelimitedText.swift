@@ -30,104 +30,198 @@ struct DelimitedText {
     ///
     /// - Complexity: O(length of `text`)
     static func records(_ text: String, separator: Unicode.Scalar) throws(SyntaxError) -> [Record] {
-        let scalars = Array(InputText.droppingByteOrderMark(text).unicodeScalars)
+        let lines = ByteLineReader(.bytes(Array(text.utf8)), file: "", byteOrderMarks: 1)
+        var reader = Reader(lines: lines, separator: separator)
         var records: [Record] = []
-        var fields: [Field] = []
-        var current = String.UnicodeScalarView()
-        var position = 0
-        var line = 1
-        var lineStart = 0
-        var fieldLine = 1
-        var fieldColumn = 1
-        var recordLine = 1
-        var isEmptyRecord = true
+        do throws(ReadError) {
+            while let record = try reader.next() { records.append(record) }
+        } catch {
+            switch error {
+            case .syntax(let syntax): throw syntax
+            // A String is UTF-8 and its lines are not limited here.
+            case .input(let input): preconditionFailure("text in memory failed to read: \(input)")
+            }
+        }
+        return records
+    }
 
-        func endField() {
+    /// Why ``Reader/next()`` stopped: the text's syntax, or reading the input.
+    enum ReadError: Error {
+        /// A quoted field that never ends, or text after a closing quote.
+        case syntax(SyntaxError)
+        /// An input that is not UTF-8, a line over the reader's limit, or a failed read.
+        case input(InputError)
+    }
+
+    /// Reads records one at a time from lines (``ByteLineReader/nextRawLine()``), keeping only
+    /// the record being read: a quoted field may span lines; every other state is one line.
+    /// Positions are those of the whole-text reading: 1-based lines, and columns counted in
+    /// Unicode scalars from the start of the line.
+    struct Reader {
+        /// The lines read.
+        let lines: ByteLineReader
+        /// The field separator (`,` or a tab).
+        let separator: Unicode.Scalar
+
+        /// The current line's scalars, with a `\n` at the end when the line ended with one.
+        private var scalars: [Unicode.Scalar] = []
+        private var position = 0
+        private var atEnd = false
+        private var line = 1
+        private var lineStart = 0
+        private var fieldLine = 1
+        private var fieldColumn = 1
+        private var recordLine = 1
+        private var isEmptyRecord = true
+        private var fields: [Field] = []
+        private var current = String.UnicodeScalarView()
+        /// The byte offset of the line where the record being read starts.
+        private var recordOffset: Int64 = 0
+        /// The byte offset of the line where the last record returned starts (for readers that
+        /// come back to a record).
+        private(set) var lastRecordOffset: Int64 = 0
+
+        /// A reader of the records of `lines`, separated by `separator`.
+        init(lines: ByteLineReader, separator: Unicode.Scalar) {
+            self.lines = lines
+            self.separator = separator
+            line = lines.lineNumber + 1
+            fieldLine = line
+            recordLine = line
+        }
+
+        /// Loads the next line into `scalars`; false at the end of the input.
+        private mutating func load() throws(ReadError) -> Bool {
+            let text: String?
+            do {
+                text = try lines.nextRawLine()
+            } catch {
+                throw .input(error)
+            }
+            guard let text else {
+                atEnd = true
+                return false
+            }
+            scalars.removeAll(keepingCapacity: true)
+            scalars.append(contentsOf: text.unicodeScalars)
+            if lines.lineEndedWithNewline { scalars.append("\n") }
+            position = 0
+            lineStart = 0
+            return true
+        }
+
+        /// Whether a scalar is at `position`, loading the next line if the current one is done.
+        private mutating func more() throws(ReadError) -> Bool {
+            if position < scalars.count { return true }
+            if atEnd { return false }
+            return try load() && position < scalars.count
+        }
+
+        private mutating func endField() {
             fields.append(Field(text: String(current), line: fieldLine, column: fieldColumn))
             current = String.UnicodeScalarView()
         }
-        func isLineEnd(_ index: Int) -> Bool {
+
+        /// Whether `index` of the current line starts a line end (LF, or CR before LF).
+        private func isLineEnd(_ index: Int) -> Bool {
             scalars[index] == "\n"
                 || (scalars[index] == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n")
         }
 
-        fieldColumn = 1
-        while position < scalars.count {
-            let scalar = scalars[position]
-            if scalar == "\"" && current.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                // A quoted field.
-                let openLine = line
-                let openColumn = position - lineStart + 1
-                current = String.UnicodeScalarView()
-                position += 1
-                while true {
-                    guard position < scalars.count else {
-                        throw SyntaxError(
-                            line: openLine, column: openColumn,
-                            message: "a quoted field that never ends (a missing closing \")")
-                    }
-                    let inner = scalars[position]
-                    if inner == "\"" {
-                        if position + 1 < scalars.count, scalars[position + 1] == "\"" {
-                            current.append("\"")
-                            position += 2
-                            continue
+        /// The next record, or `nil` at the end; empty lines are skipped.
+        ///
+        /// - Complexity: O(length of the record)
+        mutating func next() throws(ReadError) -> Record? {
+            while try more() {
+                if position == 0 && isEmptyRecord && fields.isEmpty && current.isEmpty {
+                    recordOffset = lines.lineOffset
+                }
+                let scalar = scalars[position]
+                if scalar == "\"" && current.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    // A quoted field.
+                    let openLine = line
+                    let openColumn = position - lineStart + 1
+                    current = String.UnicodeScalarView()
+                    position += 1
+                    while true {
+                        guard try more() else {
+                            throw .syntax(
+                                SyntaxError(
+                                    line: openLine, column: openColumn,
+                                    message: "a quoted field that never ends (a missing closing \")"))
                         }
+                        let inner = scalars[position]
+                        if inner == "\"" {
+                            if position + 1 < scalars.count, scalars[position + 1] == "\"" {
+                                current.append("\"")
+                                position += 2
+                                continue
+                            }
+                            position += 1
+                            break
+                        }
+                        current.append(inner)
                         position += 1
-                        break
+                        if inner == "\n" {
+                            line += 1
+                            lineStart = position
+                        }
                     }
-                    if inner == "\n" {
-                        line += 1
-                        lineStart = position + 1
+                    isEmptyRecord = false
+                    // Only spaces may follow the closing quote before the separator or the line end.
+                    while position < scalars.count, scalars[position] == " " || scalars[position] == "\t",
+                        scalars[position] != separator
+                    {
+                        position += 1
                     }
-                    current.append(inner)
-                    position += 1
+                    guard position == scalars.count || scalars[position] == separator || isLineEnd(position) else {
+                        throw .syntax(
+                            SyntaxError(
+                                line: line, column: position - lineStart + 1,
+                                message: "expected a separator or the end of the line after a closing quote"))
+                    }
+                    continue
                 }
-                isEmptyRecord = false
-                // Only spaces may follow the closing quote before the separator or the line end.
-                while position < scalars.count, scalars[position] == " " || scalars[position] == "\t",
-                    scalars[position] != separator
-                {
-                    position += 1
-                }
-                guard position == scalars.count || scalars[position] == separator || isLineEnd(position) else {
-                    throw SyntaxError(
-                        line: line, column: position - lineStart + 1,
-                        message: "expected a separator or the end of the line after a closing quote")
-                }
-                continue
-            }
-            if scalar == separator {
-                endField()
-                isEmptyRecord = false
-                position += 1
-                fieldLine = line
-                fieldColumn = position - lineStart + 1
-                continue
-            }
-            if isLineEnd(position) {
-                position += scalar == "\r" ? 2 : 1
-                if !(isEmptyRecord && fields.isEmpty && current.isEmpty) {
+                if scalar == separator {
                     endField()
-                    records.append(Record(fields: fields, line: recordLine))
+                    isEmptyRecord = false
+                    position += 1
+                    fieldLine = line
+                    fieldColumn = position - lineStart + 1
+                    continue
                 }
-                fields = []
-                isEmptyRecord = true
-                line += 1
-                lineStart = position
-                recordLine = line
-                fieldLine = line
-                fieldColumn = 1
-                continue
+                if isLineEnd(position) {
+                    position += scalar == "\r" ? 2 : 1
+                    var record: Record?
+                    if !(isEmptyRecord && fields.isEmpty && current.isEmpty) {
+                        endField()
+                        record = Record(fields: fields, line: recordLine)
+                        lastRecordOffset = recordOffset
+                    }
+                    fields = []
+                    isEmptyRecord = true
+                    line += 1
+                    lineStart = position
+                    recordLine = line
+                    fieldLine = line
+                    fieldColumn = 1
+                    if let record { return record }
+                    continue
+                }
+                if scalar != " " && scalar != "\t" { isEmptyRecord = false }
+                current.append(scalar)
+                position += 1
             }
-            if scalar != " " && scalar != "\t" { isEmptyRecord = false }
-            current.append(scalar)
-            position += 1
+            if !(isEmptyRecord && fields.isEmpty && current.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" })) {
+                endField()
+                let record = Record(fields: fields, line: recordLine)
+                lastRecordOffset = recordOffset
+                fields = []
+                current = String.UnicodeScalarView()
+                isEmptyRecord = true
+                return record
+            }
+            return nil
         }
-        if !(isEmptyRecord && fields.isEmpty && current.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" })) {
-            endField()
-            records.append(Record(fields: fields, line: recordLine))
-        }
-        return records
     }
 }

@@ -37,14 +37,37 @@ public enum Oracle {
     ///
     /// - Complexity: O(entries) to build; O(log opens of the app) per score.
     public static func score(for trace: Trace, launchCost: LaunchCost) -> @Sendable (AppID, Bytes, Double) -> Double {
+        score(openTimes: openTimes(of: trace), launchCost: launchCost)
+    }
+
+    /// The time of every `open` and `launch` of every app of `trace`, in trace order: all the
+    /// oracle knows of the future.
+    ///
+    /// - Complexity: O(entries)
+    public static func openTimes(of trace: Trace) -> [AppID: [Double]] {
         var opens: [AppID: [Double]] = [:]
-        for entry in trace.entries {
-            switch entry.action {
-            case .open(let launch), .launch(let launch): opens[launch.id, default: []].append(entry.time)
-            default: break
-            }
+        for entry in trace.entries { noteOpen(entry, in: &opens) }
+        return opens
+    }
+
+    /// Adds `entry`'s time to `opens` if it is an `open` or a `launch` (for a trace read one
+    /// entry at a time).
+    ///
+    /// - Complexity: O(1) amortized.
+    public static func noteOpen(_ entry: Trace.Entry, in opens: inout [AppID: [Double]]) {
+        switch entry.action {
+        case .open(let launch), .launch(let launch): opens[launch.id, default: []].append(entry.time)
+        default: break
         }
-        let table = opens
+    }
+
+    /// The scoring function of ``score(for:launchCost:)`` from the open times of every app
+    /// (``openTimes(of:)``, in time order).
+    ///
+    /// - Complexity: O(log opens of the app) per score.
+    public static func score(
+        openTimes table: [AppID: [Double]], launchCost: LaunchCost
+    ) -> @Sendable (AppID, Bytes, Double) -> Double {
         return { app, footprint, now in
             let bytes = Double(max(footprint.value, 1))
             let cost = max(launchCost.cold(footprint: footprint) - launchCost.warmFixed, 1e-9)

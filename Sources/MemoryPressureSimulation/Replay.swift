@@ -38,20 +38,54 @@ public enum Replay {
         file: String = "<trace>",
         sink: ([Event]) throws -> Void
     ) throws -> Outcome {
+        var cursor = Trace.Cursor(trace)
+        let openTimes = Oracle.isClairvoyant(policy) ? Oracle.openTimes(of: trace) : nil
+        return try run(&cursor, policy: policy, openTimes: openTimes, file: file, sink: sink)
+    }
+
+    /// Replays the entries of `source` (a trace in memory, or a ``TraceReader`` reading a file
+    /// line by line) under `policy`, one at a time, calling `sink` with each batch of events: a
+    /// streamed source is replayed with the memory of one line and the engine, whatever its length.
+    ///
+    /// - Parameters:
+    ///   - openTimes: for a clairvoyant policy (``Oracle/isClairvoyant(_:)``), the trace's open
+    ///     times (``Oracle/openTimes(of:)``, or ``TraceSummary/openTimes``); ignored otherwise.
+    /// - Throws: ``InputError`` for a malformed line of a streamed source, ``ReplayError`` as
+    ///   ``run(_:policy:file:sink:)``; for a ``TraceReader``, the error a whole-file read would
+    ///   have reported first (``TraceReader/wholeFileError(for:)``). Errors of `sink` pass through.
+    /// - Complexity: O(entries × (engine cost per action + length of a line))
+    @discardableResult
+    public static func run<Source: TraceEntrySource>(
+        _ source: inout Source,
+        policy: Policy,
+        openTimes: [AppID: [Double]]?,
+        file: String = "<trace>",
+        sink: ([Event]) throws -> Void
+    ) throws -> Outcome {
         let engine: PressureEngine
         do {
-            engine = try PressureEngine(device: trace.device, policy: policy)
+            engine = try PressureEngine(device: source.device, policy: policy)
         } catch {
-            throw ReplayError(file: file, line: 0, reason: error)
+            throw source.wholeFileError(for: ReplayError(file: file, line: 0, reason: error))
         }
-        if Oracle.isClairvoyant(policy) { engine.externalScore = Oracle.score(for: trace, launchCost: .phone) }
+        if Oracle.isClairvoyant(policy) {
+            precondition(openTimes != nil, "a clairvoyant policy needs the trace's open times")
+            engine.externalScore = Oracle.score(openTimes: openTimes ?? [:], launchCost: .phone)
+        }
         var player = TracePlayer(engine: engine)
-        for entry in trace.entries {
+        while true {
+            let entry: Trace.Entry
+            do throws(InputError) {
+                guard let next = try source.next() else { break }
+                entry = next
+            } catch {
+                throw source.wholeFileError(for: error)
+            }
             let events: [Event]?
             do throws(EngineError) {
                 events = try player.apply(entry)
             } catch {
-                throw ReplayError(file: file, line: entry.line, reason: error)
+                throw source.wholeFileError(for: ReplayError(file: file, line: entry.line, reason: error))
             }
             if let events { try sink(events) }
         }

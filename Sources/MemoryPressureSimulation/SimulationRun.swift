@@ -28,44 +28,89 @@ public struct SimulationRun: Sendable {
         _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>",
         onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
     ) throws(ReplayError) -> SimulationRun {
+        var cursor = Trace.Cursor(trace)
+        let summary = TraceSummary(
+            device: trace.device, actions: trace.entries.count, lastTime: trace.entries.last?.time ?? 0,
+            openTimes: Oracle.isClairvoyant(policy) ? Oracle.openTimes(of: trace) : nil)
+        do {
+            return try run(
+                &cursor, summary: summary, policy: policy, launchCost: launchCost, file: file, onEvents: onEvents,
+                progress: progress)
+        } catch let error as ReplayError {
+            throw error
+        } catch {
+            preconditionFailure("a trace in memory has no input to fail: \(error)")
+        }
+    }
+
+    /// Replays the entries of `source` (a trace in memory, or a ``TraceReader`` reading a file
+    /// line by line, so memory holds one line and the engine) as ``run(_:policy:launchCost:file:onEvents:progress:)``
+    /// does; `summary` is what must be known before the first action (from a first pass over a file).
+    /// For a source that parses its input, the engine timings (``Metrics/eventsPerSecond``,
+    /// ``Metrics/nanosecondsPerDecision``) count the engine's work only, not the parsing.
+    ///
+    /// - Throws: ``ReplayError`` as the in-memory form; ``InputError`` for a malformed line (for a
+    ///   ``TraceReader``, the error a whole-file read would have reported first).
+    /// - Complexity: O(entries × (engine cost per action + length of a line))
+    public static func run<Source: TraceEntrySource>(
+        _ source: inout Source, summary: TraceSummary, policy: Policy, launchCost: LaunchCost = .phone,
+        file: String = "<trace>", onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
+    ) throws -> SimulationRun {
         let engine: PressureEngine
         do throws(EngineError) {
-            engine = try PressureEngine(device: trace.device, policy: policy)
+            engine = try PressureEngine(device: summary.device, policy: policy)
         } catch {
-            throw ReplayError(file: file, line: 0, reason: error)
+            throw source.wholeFileError(for: ReplayError(file: file, line: 0, reason: error))
         }
-        if Oracle.isClairvoyant(policy) { engine.externalScore = Oracle.score(for: trace, launchCost: launchCost) }
+        if Oracle.isClairvoyant(policy) {
+            precondition(summary.openTimes != nil, "a clairvoyant policy needs the trace's open times")
+            engine.externalScore = Oracle.score(openTimes: summary.openTimes ?? [:], launchCost: launchCost)
+        }
         var player = TracePlayer(engine: engine)
         var collector = MetricsCollector(launchCost: launchCost)
         var timeline: [(time: Double, free: Int64)] = []
-        let duration = max(trace.entries.last?.time ?? 0, 1)
+        let duration = max(summary.lastTime, 1)
         let sampleEvery = duration / Double(timelinePoints)
         var nextSample = 0.0
+        let timesEachAction = Source.readsInput
+        var engineNanoseconds: UInt64 = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        for (position, entry) in trace.entries.enumerated() {
+        var position = -1
+        while true {
+            let entry: Trace.Entry
+            do throws(InputError) {
+                guard let next = try source.next() else { break }
+                entry = next
+            } catch {
+                throw source.wholeFileError(for: error)
+            }
+            position += 1
+            let actionStart = timesEachAction ? DispatchTime.now().uptimeNanoseconds : 0
             let events: [Event]
             do throws(EngineError) {
                 guard let applied = try player.apply(entry) else { continue }
                 events = applied
             } catch {
-                throw ReplayError(file: file, line: entry.line, reason: error)
+                throw source.wholeFileError(for: ReplayError(file: file, line: entry.line, reason: error))
             }
             collector.noteAction(entry.action)
             for event in events { collector.record(event) }
+            if timesEachAction { engineNanoseconds += DispatchTime.now().uptimeNanoseconds - actionStart }
             onEvents?(events)
             while entry.time >= nextSample && timeline.count < timelinePoints {
                 timeline.append((entry.time, engine.free.value))
                 nextSample += sampleEvery
             }
-            if let progress, position % 4096 == 0 { progress(Double(position) / Double(trace.entries.count)) }
+            if let progress, position % 4096 == 0 { progress(Double(position) / Double(summary.actions)) }
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
-        collector.finish(at: trace.entries.last?.time ?? 0)
+        let elapsed = Double(timesEachAction ? engineNanoseconds : DispatchTime.now().uptimeNanoseconds - start)
+        collector.finish(at: summary.lastTime)
+        let actions = position + 1
         var metrics = collector.metrics
         metrics.skippedActions = player.skipped
-        metrics.actions = trace.entries.count
-        metrics.eventsPerSecond = elapsed > 0 ? Double(trace.entries.count) / (elapsed / 1e9) : 0
-        metrics.nanosecondsPerDecision = trace.entries.isEmpty ? 0 : elapsed / Double(trace.entries.count)
+        metrics.actions = actions
+        metrics.eventsPerSecond = elapsed > 0 ? Double(actions) / (elapsed / 1e9) : 0
+        metrics.nanosecondsPerDecision = actions == 0 ? 0 : elapsed / Double(actions)
         return SimulationRun(policy: policy.name, metrics: metrics, freeMemory: timeline)
     }
 }

@@ -24,44 +24,14 @@ extension Trace {
     /// - Parameter file: the name used in error messages.
     /// - Complexity: O(length of `text`)
     public init(jsonLines text: String, file: String = "<trace>") throws(InputError) {
-        self.init()
-        var lastTime = -Double.infinity
-        var lineNumber = 0
-        var sawAction = false
-        var launches: [AppID: AppLaunch] = [:]
-        var limits = TraceLimits()
-        for line in InputText.lines(text) {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let node: ConfigNode
-            do {
-                node = try JSONParser.parse(line, firstLine: lineNumber)
-            } catch {
-                throw InputError(file: file, line: lineNumber, column: error.column, path: "", message: error.message)
-            }
-            let fields = try ConfigObject(node, file: file)
-            let reader = TraceLineReader(fields: fields, line: lineNumber)
-            let time = try reader.time(after: lastTime)
-            lastTime = time
-            let event = try fields.string("event")
-            if event == "device" {
-                guard !sawAction else { throw reader.error("a \"device\" line must come before every other event") }
-                device = try reader.device()
-                try reader.finish()
-                continue
-            }
-            let action = try reader.action(event, launchedBefore: launches)
-            if case .launch(let launch) = action { launches[launch.id] = launch }
-            if case .open(let launch) = action { launches[launch.id] = launch }
-            try reader.finish()
-            try limits.check(action, reader: reader)
-            sawAction = true
-            entries.append(Entry(time: time, action: action, line: lineNumber))
-        }
+        var reader = TraceReader(ByteLineReader(.bytes(Array(text.utf8)), file: file))
+        var entries: [Entry] = []
+        while let entry = try reader.next() { entries.append(entry) }
+        self.init(device: reader.device, entries: entries)
     }
 
     /// Counts what a trace names, against ``maximumViewsPerApp`` and ``maximumNotificationNames``.
-    private struct TraceLimits {
+    struct TraceLimits {
         var views: [AppID: Set<String>] = [:]
         var notifications: Set<String> = []
 

@@ -28,92 +28,73 @@ public enum UsageLogImport {
     public static func parse(
         _ text: String, file: String, workload: Workload = .phone
     ) throws(InputError) -> [UserTrace] {
-        let body = InputText.droppingByteOrderMark(text)
-        let headerEnd = body.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) ?? body.endIndex
-        let separator: Unicode.Scalar = body[..<headerEnd].contains("\t") ? "\t" : ","
-        let records: [DelimitedText.Record]
-        do {
-            records = try DelimitedText.records(String(body), separator: separator)
-        } catch {
-            throw InputError(file: file, line: error.line, column: error.column, path: "", message: error.message)
-        }
-        guard let header = records.first else {
-            throw InputError(
-                file: file, line: 1, column: 1, path: "",
-                message: "expected a header row: user, session, timestamp, app, event")
-        }
-        let columns = header.fields.map { $0.text.trimmed.lowercased() }
-        func column(_ names: [String]) throws(InputError) -> Int {
-            guard let index = columns.firstIndex(where: { names.contains($0) }) else {
-                let found = columns.prefix(8).map { $0.excerpt(limit: 24) }.joined(separator: ", ")
-                throw InputError(
-                    file: file, line: header.line, column: 1, path: "",
-                    message: "expected a column named \(names[0]) in the header, found \(columns.count) "
-                        + "column\(columns.count == 1 ? "" : "s"): \(found)\(columns.count > 8 ? ", …" : "")")
-            }
-            return index
-        }
-        let userColumn = try column(["user", "user_id", "userid"])
-        let timeColumn = try column(["timestamp", "time", "t"])
-        let appColumn = try column(["app", "app_name", "package", "application"])
-        let eventColumn = try column(["event", "event_type", "action"])
+        // A byte order mark may start the text, and another the body after it (as before).
+        try parse(ByteLineReader(.bytes(Array(text.utf8)), file: file, byteOrderMarks: 2), workload: workload)
+    }
 
-        struct Row { var time: Double; var app: String; var opened: Bool; var line: Int }
+    /// Reads the log `lines` holds row by row (``UsageLogReader``) and returns the traces of the
+    /// users `keeping` accepts, in the order of their first row. Only those users' rows are kept
+    /// (about 32 bytes a row: time, line, flag and an index into the file's app names), never the
+    /// text: a row of a user not kept is checked and dropped. Rows of one user need not be
+    /// contiguous — a fleet log is often sorted by time, every user's rows interleaved — because a
+    /// user's trace is only built once the whole file has been read (a later row may come
+    /// earlier in time); each kept user's trace is then built, its rows sorted by time.
+    ///
+    /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row.
+    /// - Complexity: O(length of the input + kept rows × log(rows of a user)); memory O(kept
+    ///   rows + users + distinct app names) beyond one line's buffer.
+    public static func parse(
+        _ lines: ByteLineReader, workload: Workload = .phone, keeping: (String) -> Bool = { _ in true }
+    ) throws(InputError) -> [UserTrace] {
+        struct Row {
+            var time: Double
+            var line: Int
+            var app: Int32
+            var opened: Bool
+        }
+        var reader = UsageLogReader(lines)
         var rowsByUser: [String: [Row]] = [:]
         var userOrder: [String] = []
-        for record in records.dropFirst() {
-            let fields = record.fields
-            guard fields.count >= columns.count else {
-                throw InputError(
-                    file: file, line: record.line, column: 0, path: "",
-                    message: "expected \(columns.count) fields, found \(fields.count)")
+        var seen: Set<String> = []
+        var appIndex: [String: Int32] = [:]
+        var appNames: [String] = []
+        while let row = try reader.next() {
+            if seen.insert(row.user).inserted {
+                guard keeping(row.user) else { continue }
+                userOrder.append(row.user)
+                rowsByUser[row.user] = []
             }
-            func error(_ index: Int, _ message: String) -> InputError {
-                InputError(
-                    file: file, line: fields[index].line, column: fields[index].column, path: columns[index],
-                    message: message)
+            guard rowsByUser[row.user] != nil else { continue }
+            let app: Int32
+            if let known = appIndex[row.app] {
+                app = known
+            } else {
+                app = Int32(appNames.count)
+                appIndex[row.app] = app
+                appNames.append(row.app)
             }
-            let timeText = fields[timeColumn].text.trimmed
-            guard let time = Self.seconds(timeText) else {
-                throw error(
-                    timeColumn,
-                    "expected seconds from -1e11 to 1e11 or a valid ISO 8601 time such as 2016-05-03T08:15:00Z, "
-                        + "found \(timeText.quotedExcerpt())")
-            }
-            let eventText = fields[eventColumn].text.trimmed
-            let event = eventText.lowercased()
-            guard event == "opened" || event == "closed" else {
-                throw error(eventColumn, "expected Opened or Closed, found \(eventText.quotedExcerpt())")
-            }
-            let app = fields[appColumn].text.trimmed
-            if let problem = AppID.problem(with: app) {
-                throw error(appColumn, problem.replacingOccurrences(of: "app id", with: "app name"))
-            }
-            let user = fields[userColumn].text.trimmed
-            if let bad = user.unicodeScalars.first(where: { !AppID.isPrintable($0) }) {
-                throw error(
-                    userColumn,
-                    "expected a user of printable characters, found the control character \(AppID.codePoint(bad))")
-            }
-            if rowsByUser[user] == nil { userOrder.append(user) }
-            rowsByUser[user, default: []].append(
-                Row(time: time, app: app, opened: event == "opened", line: record.line))
+            rowsByUser[row.user]!.append(Row(time: row.time, line: row.line, app: app, opened: row.opened))
         }
-
+        var launches: [Int32: AppLaunch] = [:]
         return userOrder.map { user in
-            let rows = rowsByUser[user]!.enumerated().sorted {
+            let rows = rowsByUser.removeValue(forKey: user)!.enumerated().sorted {
                 ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
             }.map(\.element)
             let origin = rows.first?.time ?? 0
             var entries: [Trace.Entry] = []
-            var foreground: String? = nil
+            var foreground: Int32? = nil
             for row in rows {
                 let time = row.time - origin
                 if row.opened {
                     guard foreground != row.app else { continue }
-                    entries.append(
-                        Trace.Entry(time: time, action: .open(launch(for: row.app, workload: workload)), line: row.line)
-                    )
+                    let launch =
+                        launches[row.app]
+                        ?? {
+                            let made = Self.launch(for: appNames[Int(row.app)], workload: workload)
+                            launches[row.app] = made
+                            return made
+                        }()
+                    entries.append(Trace.Entry(time: time, action: .open(launch), line: row.line))
                     foreground = row.app
                 } else if foreground == row.app {
                     entries.append(Trace.Entry(time: time, action: .home, line: row.line))
@@ -122,6 +103,21 @@ public enum UsageLogImport {
             }
             return UserTrace(user: user, trace: Trace(device: workload.device, entries: entries))
         }
+    }
+
+    /// The users of the log `lines` holds, in the order of their first row, every row checked:
+    /// what a sharded sweep needs before it keeps any trace. Memory holds the users' names only.
+    ///
+    /// - Throws: ``InputError`` for the first bad row.
+    /// - Complexity: O(length of the input); memory O(users).
+    public static func users(_ lines: ByteLineReader) throws(InputError) -> [String] {
+        var reader = UsageLogReader(lines)
+        var seen: Set<String> = []
+        var users: [String] = []
+        while let row = try reader.next() {
+            if seen.insert(row.user).inserted { users.append(row.user) }
+        }
+        return users
     }
 
     /// A stable launch for an app name: its footprint is drawn from the workload's distribution
@@ -205,9 +201,4 @@ public enum UsageLogImport {
         default: 31
         }
     }
-}
-
-extension String {
-    /// The text without surrounding spaces and tabs (quotes are the CSV reader's business).
-    fileprivate var trimmed: String { trimmingWhitespaceAndTabs() }
 }

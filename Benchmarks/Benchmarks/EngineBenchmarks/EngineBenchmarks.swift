@@ -85,6 +85,27 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Issue 14: a trace replayed from its file — streamed, in memory, whole file, parse only.
+    let streamedConfiguration = Benchmark.Configuration(
+        metrics: [
+            .wallClock, .mallocCountTotal, TraceReplayBenchmark.actionsPerSecond, TraceReplayBenchmark.eventsPerSecond,
+            TraceReplayBenchmark.actionsPerReplay, TraceReplayBenchmark.eventsPerReplay,
+        ],
+        timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(4),
+        maxIterations: 20)
+    for kind in StreamedReplayBenchmark.Kind.allCases {
+        for form in StreamedReplayBenchmark.Form.allCases {
+            let state = StreamedReplayBenchmark(kind: kind, form: form)
+            Benchmark("Trace replay from file: \(kind.rawValue), \(form.rawValue)", configuration: streamedConfiguration) {
+                state.run($0)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+        }
+    }
+
     // Issue 3 (b): one footprint change, engine fast path vs bare heap update, same N, same stream.
     for apps in [1_000, 10_000, 100_000] {
         func footprint(_ name: String, _ body: @escaping (FootprintChangeBenchmark, Benchmark) -> Void) {

@@ -149,3 +149,138 @@ enum MonotonicClock {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
+
+/// Issue 14: a trace replayed from its JSON Lines file, four ways in the same run, on the same
+/// file and policy (`Policy.ios4`):
+///
+/// - **in memory**: the parsed trace (`Trace`, built in setup) through `Replay.run(_:policy:file:sink:)`
+///   — the engine's rate, what the other replay benchmarks measure;
+/// - **streamed**: `TraceReader` over the file (`ByteLineReader`, `pread` through one 64 KiB
+///   buffer) through `Replay.run(_:policy:openTimes:file:sink:)`, one action at a time — what
+///   `mempressure replay` and `compare --trace` do (one pass);
+/// - **whole file**: the file read into a `String`, parsed with `Trace(jsonLines:file:)`, then
+///   replayed — what `replay` did before;
+/// - **parse only**: the streamed reader without the engine, to separate parsing from replaying.
+///
+/// Every form counts the actions and the events it delivers; setup checks that the streamed and
+/// the in-memory replays deliver the same number of events.
+final class StreamedReplayBenchmark {
+    /// What a form does per iteration.
+    enum Form: String, CaseIterable {
+        case inMemory = "in memory"
+        case streamed = "streamed from the file"
+        case wholeFile = "whole file read, parsed, replayed"
+        case parseOnly = "parse only (streamed)"
+    }
+
+    /// The two traces: `allocate`/`free` lines of one app, and a generated server trace.
+    enum Kind: String, CaseIterable {
+        case allocateFree = "allocate/free 100K lines"
+        case server = "server 12 h 1K tenants"
+    }
+
+    let kind: Kind
+    let form: Form
+    var path = ""
+    var trace = Trace()
+    var descriptor: Int32 = -1
+
+    init(kind: Kind, form: Form) {
+        self.kind = kind
+        self.form = form
+    }
+
+    /// The trace of `kind`.
+    static func makeTrace(_ kind: Kind) -> Trace {
+        switch kind {
+        case .allocateFree:
+            var entries = [Trace.Entry(time: 0, action: .launch(AppLaunch(id: "com.example.a", footprint: .mebibytes(40))))]
+            for index in 1..<100_000 {
+                let bytes = Bytes(4096)
+                entries.append(
+                    Trace.Entry(
+                        time: Double(index),
+                        action: index % 2 == 1
+                            ? .allocate(app: "com.example.a", bytes: bytes, purgeable: false)
+                            : .free(app: "com.example.a", bytes: bytes, purgeable: false)))
+            }
+            return Trace(device: .iPhone4, entries: entries)
+        case .server:
+            var workload = TraceReplayBenchmark.workload(residentApps: 1_000)
+            workload.hours = 12
+            return WorkloadGenerator(workload: workload).trace(seed: 1)
+        }
+    }
+
+    func setUp() {
+        let generated = Self.makeTrace(kind)
+        path = "/tmp/mempressure-streamed-replay-\(getpid())-\(kind.hashValue & 0xFFFF)-\(form.hashValue & 0xFFFF).jsonl"
+        let text = generated.jsonLines
+        guard let file = fopen(path, "w"), fwrite(text, 1, text.utf8.count, file) == text.utf8.count else {
+            fatalError("streamed replay benchmark: cannot write \(path)")
+        }
+        fclose(file)
+        descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { fatalError("streamed replay benchmark: cannot open \(path)") }
+        do {
+            trace = try Trace(jsonLines: text, file: path)
+            var inMemory = 0
+            try Replay.run(trace, policy: .ios4) { inMemory += $0.count }
+            var reader = TraceReader(ByteLineReader(.file(descriptor), file: path))
+            var streamed = 0
+            try Replay.run(&reader, policy: .ios4, openTimes: nil, file: path) { streamed += $0.count }
+            precondition(inMemory == streamed, "streamed and in-memory replays differ")
+        } catch {
+            fatalError("streamed replay benchmark: \(error)")
+        }
+    }
+
+    func tearDown() {
+        close(descriptor)
+        unlink(path)
+        trace = Trace()
+    }
+
+    /// One iteration of this form.
+    func run(_ benchmark: Benchmark) {
+        var events = 0
+        var actions = 0
+        var skipped = 0
+        let start = MonotonicClock.nanoseconds()
+        benchmark.startMeasurement()
+        do {
+            switch form {
+            case .inMemory:
+                skipped = try Replay.run(trace, policy: .ios4, file: path) { events += $0.count }.skipped
+                actions = trace.entries.count
+            case .streamed:
+                var reader = TraceReader(ByteLineReader(.file(descriptor), file: path))
+                skipped = try Replay.run(&reader, policy: .ios4, openTimes: nil, file: path) { events += $0.count }
+                    .skipped
+                actions = reader.lines.lineNumber - 1  // every line but the device line is an action
+            case .wholeFile:
+                var info = stat()
+                fstat(descriptor, &info)
+                var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+                let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+                precondition(count == bytes.count, "short read")
+                let whole = try Trace(jsonLines: String(decoding: bytes, as: UTF8.self), file: path)
+                skipped = try Replay.run(whole, policy: .ios4, file: path) { events += $0.count }.skipped
+                actions = whole.entries.count
+            case .parseOnly:
+                var reader = TraceReader(ByteLineReader(.file(descriptor), file: path))
+                while try reader.next() != nil { actions += 1 }
+            }
+        } catch {
+            fatalError("streamed replay benchmark: \(error)")
+        }
+        benchmark.stopMeasurement()
+        let seconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
+        benchmark.measurement(TraceReplayBenchmark.actionsPerSecond, Int((Double(actions) / seconds).rounded()))
+        benchmark.measurement(TraceReplayBenchmark.eventsPerSecond, Int((Double(events) / seconds).rounded()))
+        benchmark.measurement(TraceReplayBenchmark.actionsPerReplay, actions)
+        benchmark.measurement(TraceReplayBenchmark.eventsPerReplay, events)
+        benchmark.measurement(TraceReplayBenchmark.skippedPerReplay, skipped)
+        blackHole(events)
+    }
+}

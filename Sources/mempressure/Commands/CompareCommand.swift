@@ -116,10 +116,16 @@ struct CompareCommand: AsyncParsableCommand {
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }
             let comparison: Comparison
             if !trace.isEmpty {
-                let traces = try trace.map(TraceFile.load)
-                comparison = try await Comparison.run(
-                    traces: traces, name: "traces", policies: chosen, samples: trace.map(InputFile.displayName),
-                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
+                // Each file is read again by each policy's run, line by line, rather than kept.
+                let inputs = try trace.map(TraceFile.open)
+                do {
+                    comparison = try await Comparison.run(
+                        reading: { inputs[$0].reader() }, name: "traces", policies: chosen,
+                        samples: inputs.map(\.name), launchCost: resolved.launchCost, parallelism: jobs,
+                        progress: report)
+                } catch let error as InputError {
+                    throw CLIError.malformed(error.description)
+                }
             } else if let users = try workload.importedTraces(workload: resolved) {
                 comparison = try await Comparison.run(
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.user),

@@ -325,38 +325,36 @@ struct SweepCommand: AsyncParsableCommand {
         return files
     }
 
-    /// A sweep over the users of the usage logs, read in two passes of one file at a time: the
-    /// first learns every file's users (their traces are dropped), the second reads again only
-    /// the files that hold this shard's users and keeps only their traces. Memory holds one file
-    /// and the shard's own traces, whatever the size of the fleet.
+    /// A sweep over the users of the usage logs, read in two passes of one file at a time, row
+    /// by row: the first checks every row and learns every file's users (and the file's digest),
+    /// the second reads again only the files that hold this shard's users and keeps only their
+    /// rows, then their traces. Memory holds the users' names, one line of input and the shard's
+    /// own rows and traces, whatever the size of a file or of the fleet.
     private func usageLogSweep(
         workload: Workload, policies: [Policy], grid: [SweepParameter], baseline: String?, shard: SweepShard,
         inputs: [String]
     ) throws -> Sweep {
         let files = try Self.usageLogFiles(usageLog)
-        func users(of file: String) throws -> (users: [UsageLogImport.UserTrace], digest: String) {
-            let text = try InputFile.read(file)
-            let parsed: [UsageLogImport.UserTrace]
-            do throws(InputError) {
-                parsed = try UsageLogImport.parse(text, file: InputFile.displayName(file), workload: workload)
-            } catch {
-                throw CLIError.malformed(error.description)
-            }
-            guard !parsed.isEmpty else {
-                throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header")
-            }
-            return (parsed, SweepDefinition.digest(text))
+        func malformed(_ body: () throws(InputError) -> Void) throws {
+            do throws(InputError) { try body() } catch { throw CLIError.malformed(error.description) }
         }
-        // First pass: every file's users, one file in memory at a time; the traces are dropped.
+        // First pass: every file's users, one row in memory at a time.
         var labels: [String] = []
         var digests: [String] = []
+        var usersOfFile: [[String]] = []
         var firstSample: [Int] = []
         for file in files {
-            let (parsed, digest) = try users(of: file)
-            digests.append(digest)
+            var users: [String] = []
+            let lines = try UsageLogFile.lines(file)
+            try malformed { () throws(InputError) in users = try UsageLogImport.users(lines) }
+            guard !users.isEmpty else {
+                throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header")
+            }
+            digests.append(try UsageLogFile.digest(file))
+            usersOfFile.append(users)
             firstSample.append(labels.count)
             let name = (file as NSString).lastPathComponent
-            labels += parsed.map { files.count == 1 ? $0.user : "\(name):\($0.user)" }
+            labels += users.map { files.count == 1 ? $0 : "\(name):\($0)" }
         }
         firstSample.append(labels.count)
         // The samples this shard runs, known once the labels are.
@@ -365,14 +363,21 @@ struct SweepCommand: AsyncParsableCommand {
             realKillers: policies.map(Comparison.isRealKiller), parameters: grid, samples: labels, baseline: nil,
             inputs: ""
         ).samples(of: shard)
-        // Second pass: only the files that hold this shard's users, keeping only their traces.
+        // Second pass: only the files that hold this shard's users, keeping only their rows.
         var traces: [Int: Trace] = [:]
         for (position, file) in files.enumerated()
         where firstSample[position] < needed.upperBound && firstSample[position + 1] > needed.lowerBound {
-            for (offset, user) in try users(of: file).users.enumerated()
+            var index: [String: Int] = [:]
+            for (offset, user) in usersOfFile[position].enumerated()
             where needed.contains(firstSample[position] + offset) {
-                traces[firstSample[position] + offset] = user.trace
+                index[user] = firstSample[position] + offset
             }
+            var kept: [UsageLogImport.UserTrace] = []
+            let lines = try UsageLogFile.lines(file)
+            try malformed { () throws(InputError) in
+                kept = try UsageLogImport.parse(lines, workload: workload, keeping: { index[$0] != nil })
+            }
+            for user in kept { traces[index[user.user]!] = user.trace }
         }
         let kept = traces
         return try Sweep(

@@ -5,18 +5,49 @@ import MemoryPressureFormats
 enum EventLogText {
     /// Formats `events` as aligned lines: time, event type, app, details.
     static func format(_ events: [Event]) -> String {
-        // Control characters in ids and names are escaped (`\u{1B}`): a line stays one line.
-        let appWidth = max(3, events.map { app(of: $0)?.escaped.count ?? 1 }.max() ?? 3)
-        let timeWidth = max(4, events.map { Event.json($0.time).count + 1 }.max() ?? 4)
-        var out =
-            pad("t", timeWidth, right: true) + "  " + pad("event", 12) + "  " + pad("app", appWidth) + "  details\n"
+        var widths = Widths()
+        widths.measure(events)
+        var out = header(widths)
+        append(events, widths: widths, to: &out)
+        return out
+    }
+
+    /// The widths of the time and app columns: the widest of every event of the log, so a log
+    /// printed as it is produced (``header(_:)``, then ``append(_:widths:to:)`` batch by batch)
+    /// needs them from a first pass over the same events.
+    struct Widths {
+        /// The time column (at least 4).
+        var time = 4
+        /// The app column (at least 3).
+        var app = 3
+
+        /// Widens the columns for `events`.
+        ///
+        /// - Complexity: O(events)
+        mutating func measure(_ events: [Event]) {
+            for event in events {
+                // Control characters in ids and names are escaped (`\u{1B}`): a line stays one line.
+                app = max(app, EventLogText.app(of: event)?.escaped.count ?? 1)
+                time = max(time, Event.json(event.time).count + 1)
+            }
+        }
+    }
+
+    /// The header line of a log with `widths`.
+    static func header(_ widths: Widths) -> String {
+        pad("t", widths.time, right: true) + "  " + pad("event", 12) + "  " + pad("app", widths.app) + "  details\n"
+    }
+
+    /// Appends one aligned line per event of `events` to `out`.
+    ///
+    /// - Complexity: O(events)
+    static func append(_ events: [Event], widths: Widths, to out: inout String) {
         for event in events {
-            out += pad(Event.json(event.time) + "s", timeWidth, right: true) + "  "
+            out += pad(Event.json(event.time) + "s", widths.time, right: true) + "  "
             out += pad(type(of: event), 12) + "  "
-            out += pad(app(of: event)?.escaped ?? "-", appWidth) + "  "
+            out += pad(app(of: event)?.escaped ?? "-", widths.app) + "  "
             out += details(of: event).escapingControlCharacters() + "\n"
         }
-        return out
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

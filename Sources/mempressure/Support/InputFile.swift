@@ -51,6 +51,94 @@ enum InputFile {
         return try decode(data, name: name)
     }
 
+    /// An input file open for reading, closed when released. Several readers may read it at
+    /// once with `pread(2)` (``ByteLineReader/Source/file(_:)``).
+    final class Rereadable: Sendable {
+        /// The open descriptor: the file itself, or an unlinked temporary copy.
+        let descriptor: Int32
+
+        init(descriptor: Int32) { self.descriptor = descriptor }
+
+        deinit { close(descriptor) }
+    }
+
+    /// The file at `path` open to be read several times from its start, without reading it into
+    /// memory: a regular file is opened as it is; standard input (`-`), a pipe or a device can be
+    /// read only once, so it is first copied (up to ``maximumSize``, the limit it had when read
+    /// whole) to a temporary file that is unlinked at once.
+    ///
+    /// - Throws: ``CLIError`` 66 when it is missing, unreadable or a directory; 65 when a copied
+    ///   stream passes ``maximumSize``; 71 when no temporary file can be made.
+    /// - Complexity: O(1) for a regular file; O(length) for a stream, copied through 64 KiB.
+    static func openRereadable(_ path: String) throws -> Rereadable {
+        let name = displayName(path)
+        let descriptor: Int32
+        if path == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR { throw CLIError.notFound("\(name): no such file") }
+                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
+            }
+        }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                if descriptor != STDIN_FILENO { close(descriptor) }
+                throw CLIError.notFound("\(name): is a directory, expected a file")
+            }
+            if info.st_mode & S_IFMT == S_IFREG && descriptor != STDIN_FILENO {
+                return Rereadable(descriptor: descriptor)
+            }
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        return Rereadable(descriptor: try copyToTemporaryFile(descriptor, name: name))
+    }
+
+    /// Copies what `source` holds to a new, already unlinked temporary file and returns it.
+    private static func copyToTemporaryFile(_ source: Int32, name: String) throws -> Int32 {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/mempressure-input-XXXXXX").utf8CString)
+        let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard copy >= 0 else {
+            throw CLIError.systemFailure(
+                "\(name): cannot make a temporary copy in \(directory) (\(String(cString: strerror(errno))))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(copy)
+                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
+            }
+            if count == 0 { break }
+            total += count
+            guard total <= maximumSize else {
+                close(copy)
+                throw CLIError.malformed("\(name): larger than the limit of \(maximumSize >> 20) MiB for an input file")
+            }
+            var written = 0
+            while written < count {
+                let result = chunk.withUnsafeBytes { Glibc.write(copy, $0.baseAddress! + written, count - written) }
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else {
+                    let code = errno
+                    close(copy)
+                    throw CLIError.systemFailure(
+                        "\(name): cannot make a temporary copy (\(String(cString: strerror(code))))")
+                }
+                written += result
+            }
+        }
+        return copy
+    }
+
     private static func decode(_ bytes: [UInt8], name: String) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             var offset = 0

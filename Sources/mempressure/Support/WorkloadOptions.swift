@@ -84,13 +84,14 @@ struct WorkloadOptions: ParsableArguments {
         }
     }
 
-    /// The traces of an imported usage log, one per user.
+    /// The traces of an imported usage log, one per user, read row by row
+    /// (``UsageLogImport/parse(_:workload:keeping:)``): memory holds the rows, not the text.
     func importedTraces(workload: Workload) throws -> [UsageLogImport.UserTrace]? {
         guard let usageLog else { return nil }
-        let text = try InputFile.read(usageLog)
         let users: [UsageLogImport.UserTrace]
+        let lines = try UsageLogFile.lines(usageLog)
         do throws(InputError) {
-            users = try UsageLogImport.parse(text, file: InputFile.displayName(usageLog), workload: workload)
+            users = try UsageLogImport.parse(lines, workload: workload)
         } catch {
             throw CLIError.malformed(error.description)
         }
