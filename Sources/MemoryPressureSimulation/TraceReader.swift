@@ -1,4 +1,5 @@
 import MemoryPressure
+import MemoryPressureFormats
 
 /// Reads a JSON Lines trace (DESIGN.md, "Trace") one entry at a time from a ``ByteLineReader``,
 /// with the rules and the errors of ``Trace/init(jsonLines:file:)`` (which is built on it): the
