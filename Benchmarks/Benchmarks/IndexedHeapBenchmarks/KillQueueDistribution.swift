@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import MemoryPressure
+import MemoryPressureSimulation
 
 /// How the apps of the mixed kill-queue workload spread over bands and sizes.
 ///
