@@ -26,6 +26,8 @@ extension IndexedHeap {
     /// either live or on the free list exactly once.
     ///
     /// Always compiled, so tests can call it after every step. O(n).
+    ///
+    /// - Complexity: O(n) for the n slots issued
     public func _invariantViolation() -> String? {
         for position in 1..<Swift.max(_nodes.count, 1) {
             let parent = Self._parent(of: position)

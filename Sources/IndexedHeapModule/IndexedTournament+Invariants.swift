@@ -17,6 +17,8 @@ extension IndexedTournament {
     /// either live or on the free list exactly once.
     ///
     /// Always compiled, so tests can call it after every step. O(s) for the s slots issued.
+    ///
+    /// - Complexity: O(s) for the s slots issued
     public func _invariantViolation() -> String? {
         if _leafCapacity < Self._fanOut || _leafCapacity & (_leafCapacity &- 1) != 0 {
             return "leaf capacity \(_leafCapacity) is not a power of two of at least \(Self._fanOut)"

@@ -70,6 +70,8 @@ public final class ByteLineReader {
     /// descriptor's buffer starts at `initialCapacity` bytes (at most one more than
     /// `maximumLineBytes`). `owner`, if given, is kept alive as long as the reader (the object
     /// that closes the descriptor when released).
+    ///
+    /// - Complexity: O(`initialCapacity`) for the buffer
     public init(
         _ source: Source, file: String, maximumLineBytes: Int = ByteLineReader.defaultMaximumLineBytes,
         byteOrderMarks: Int = 1, initialCapacity: Int = ByteLineReader.initialCapacity, owner: AnyObject? = nil

@@ -95,6 +95,8 @@ public enum Replay {
     /// Replays `trace` and returns the whole event log.
     ///
     /// - Throws: ``ReplayError`` for the first action the engine refuses for another reason than a kill.
+    /// - Complexity: the engine's cost per entry (see ``PressureEngine/apply(_:at:)``), plus O(events)
+    ///   for the log.
     public static func events(_ trace: Trace, policy: Policy, file: String = "<trace>") throws -> [Event] {
         var log: [Event] = []
         try run(trace, policy: policy, file: file) { log += $0 }

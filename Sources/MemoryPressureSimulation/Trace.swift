@@ -13,6 +13,8 @@ public struct Trace: Sendable, Hashable {
         public var line: Int
 
         /// An entry at `time`.
+        ///
+        /// - Complexity: O(1)
         public init(time: Double, action: Action, line: Int = 0) {
             self.time = time
             self.action = action
@@ -26,6 +28,8 @@ public struct Trace: Sendable, Hashable {
     public var entries: [Entry]
 
     /// A trace on `device`.
+    ///
+    /// - Complexity: O(1)
     public init(device: Device = .iPhone4, entries: [Entry] = []) {
         self.device = device
         self.entries = entries

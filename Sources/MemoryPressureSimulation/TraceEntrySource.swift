@@ -25,6 +25,8 @@ extension Trace {
         private var index = 0
 
         /// A cursor at the first entry of `trace`.
+        ///
+        /// - Complexity: O(1)
         public init(_ trace: Trace) { self.trace = trace }
 
         /// The trace's device.
@@ -43,6 +45,8 @@ extension Trace {
         }
 
         /// `error` itself: a trace in memory has nothing left to check.
+        ///
+        /// - Complexity: O(1)
         public mutating func wholeFileError(for error: any Error) -> any Error { error }
     }
 }

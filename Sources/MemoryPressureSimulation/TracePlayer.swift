@@ -13,6 +13,8 @@ public struct TracePlayer {
     private var killed: Set<AppID> = []
 
     /// A player driving `engine`.
+    ///
+    /// - Complexity: O(1)
     public init(engine: PressureEngine) {
         self.engine = engine
     }

@@ -17,6 +17,8 @@ public struct TraceSummary: Sendable {
     public var openTimes: [AppID: [Double]]?
 
     /// A summary from its parts (for a trace in memory).
+    ///
+    /// - Complexity: O(1)
     public init(device: Device, actions: Int, lastTime: Double, openTimes: [AppID: [Double]]?) {
         self.device = device
         self.actions = actions

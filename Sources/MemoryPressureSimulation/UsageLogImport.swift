@@ -25,6 +25,8 @@ public enum UsageLogImport {
     ///
     /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row;
     ///   a message quotes at most a short excerpt of the input.
+    /// - Complexity: O(length of the text + rows × log rows) (rows are grouped by user and sorted
+    ///   by time), plus O(apps) per user for the footprints.
     public static func parse(
         _ text: String, file: String, workload: Workload = .phone
     ) throws(InputError) -> [UserTrace] {
