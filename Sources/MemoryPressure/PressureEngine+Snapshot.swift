@@ -33,8 +33,9 @@ extension PressureEngine {
         }
         extras.reserveCapacity(withExtras)
         accountant.setUnattributed(snapshot.unattributed)
+        // Each app enters the kill queue once, below, when its band entry is known.
         for app in snapshot.apps {
-            try add(app)
+            try add(app, queueing: false)
         }
         // A snapshot has no history: an app is taken to have entered its band when it was last
         // frontmost, so first-in-first-out bands start with the app left longest ago; apps left
@@ -122,6 +123,12 @@ extension PressureEngine {
     ///   ``EngineError/alreadyForeground(_:)`` for a second foreground app, and size errors.
     /// - Complexity: O(log n)
     public func add(_ app: ResidentApp) throws(EngineError) {
+        try add(app, queueing: true)
+    }
+
+    /// ``add(_:)``; with `queueing` false the app is not placed in the kill queue, which the
+    /// caller must then do (``syncKillQueue(_:)``) before the engine is used.
+    func add(_ app: ResidentApp, queueing: Bool) throws(EngineError) {
         guard indexByID[app.id] == nil else { throw .duplicateApp(app.id) }
         guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0
         else { throw .negativeSize("sizes of \(app.id)") }
@@ -147,7 +154,7 @@ extension PressureEngine {
         bandSequence &+= 1
         apps[index].bandEntry = bandSequence
         checkLimit(index)
-        syncKillQueue(index)
+        if queueing { syncKillQueue(index) }
     }
 }
 
