@@ -26,19 +26,39 @@ extension PressureEngine {
     public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
         try self.init(device: snapshot.device, policy: policy)
         reserveCapacity(apps: snapshot.apps.count)
+        // Apps with swap, page tables or view caches keep them in `extras`: room for them all at
+        // once, rather than a dictionary that doubles (and rehashes) its way up.
+        let withExtras = snapshot.apps.reduce(0) {
+            $0 + ($1.swap.value != 0 || $1.pageTables.value != 0 || $1.viewCaches.value != 0 ? 1 : 0)
+        }
+        extras.reserveCapacity(withExtras)
         accountant.setUnattributed(snapshot.unattributed)
+        // Each app enters the kill queue once, below, when its band entry is known.
         for app in snapshot.apps {
-            try add(app)
+            try add(app, queueing: false)
         }
         // A snapshot has no history: an app is taken to have entered its band when it was last
         // frontmost, so first-in-first-out bands start with the app left longest ago; apps left
-        // at the same moment entered in the order of their ids.
-        let byAge = apps.indices.sorted {
-            apps[$0].lastFrontmost != apps[$1].lastFrontmost
-                ? apps[$0].lastFrontmost < apps[$1].lastFrontmost
-                : apps[$0].id.rawValue.utf8.lexicographicallyPrecedes(apps[$1].id.rawValue.utf8)
+        // at the same moment entered in the order of their ids. (Sorted by time alone first, then
+        // each run of equal times by id: the same order as one sort by both, since ids are
+        // unique, without comparing ids outside ties.)
+        var byAge: [(time: Double, index: Int32)] = []
+        byAge.reserveCapacity(apps.count)
+        for index in apps.indices { byAge.append((apps[index].lastFrontmost, Int32(truncatingIfNeeded: index))) }
+        byAge.sort { $0.time < $1.time }
+        var runStart = 0
+        while runStart < byAge.count {
+            var runEnd = runStart + 1
+            while runEnd < byAge.count, byAge[runEnd].time == byAge[runStart].time { runEnd += 1 }
+            if runEnd - runStart > 1 {
+                byAge[runStart..<runEnd].sort {
+                    apps[Int($0.index)].id.rawValue.utf8.lexicographicallyPrecedes(apps[Int($1.index)].id.rawValue.utf8)
+                }
+            }
+            runStart = runEnd
         }
-        for (sequence, index) in byAge.enumerated() {
+        for (sequence, entry) in byAge.enumerated() {
+            let index = Int(entry.index)
             apps[index].bandEntry = UInt64(sequence + 1)
             syncKillQueue(index)
         }
@@ -103,6 +123,12 @@ extension PressureEngine {
     ///   ``EngineError/alreadyForeground(_:)`` for a second foreground app, and size errors.
     /// - Complexity: O(log n)
     public func add(_ app: ResidentApp) throws(EngineError) {
+        try add(app, queueing: true)
+    }
+
+    /// ``add(_:)``; with `queueing` false the app is not placed in the kill queue, which the
+    /// caller must then do (``syncKillQueue(_:)``) before the engine is used.
+    func add(_ app: ResidentApp, queueing: Bool) throws(EngineError) {
         guard indexByID[app.id] == nil else { throw .duplicateApp(app.id) }
         guard app.viewCaches.value >= 0, app.purgeable.value >= 0, app.swap.value >= 0, app.pageTables.value >= 0
         else { throw .negativeSize("sizes of \(app.id)") }
@@ -128,7 +154,7 @@ extension PressureEngine {
         bandSequence &+= 1
         apps[index].bandEntry = bandSequence
         checkLimit(index)
-        syncKillQueue(index)
+        if queueing { syncKillQueue(index) }
     }
 }
 

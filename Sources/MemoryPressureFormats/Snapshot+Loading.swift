@@ -1,13 +1,52 @@
 import MemoryPressure
 
 extension Snapshot {
-    /// Parses a snapshot from YAML or JSON text (a document starting with `{` is read by the fast
-    /// JSON reader). Every field is checked: unknown keys, wrong types, unknown states or
-    /// background modes, duplicate ids, caches larger than the footprint, a reserve not below
-    /// the memory — each an ``InputError`` naming the file, line, column and field path.
+    /// Parses a snapshot from YAML or JSON text (a document starting with `{` is JSON). Every
+    /// field is checked: unknown keys, wrong types, unknown states or background modes, duplicate
+    /// ids, caches larger than the footprint, a reserve not below the memory — each an
+    /// ``InputError`` naming the file, line, column and field path.
+    ///
+    /// A document is first read in one streaming pass straight into its apps, with no document
+    /// tree (``SnapshotJSONDecoder``, ``SnapshotYAMLDecoder``); only when that pass meets
+    /// something it does not accept is the document read again by the strict reader, which
+    /// builds a tree and words the error. Both apply the same rules (SnapshotFields.swift), so
+    /// the result does not depend on which one read the document.
     ///
     /// - Complexity: O(length of `text`)
     public init(text: String, file: String) throws(InputError) {
+        if let decoded = Self.streamed(text) {
+            self = decoded
+            return
+        }
+        self = try Self.strict(text: text, file: file)
+    }
+
+    /// The snapshot the streaming decoders read from `text`, or `nil` if the strict reader must judge.
+    ///
+    /// - Complexity: O(length of `text`)
+    package static func streamed(_ text: String) -> Snapshot? {
+        var text = text
+        return text.withUTF8 { (bytes) -> Snapshot? in
+            var start = 0
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+            var first = start
+            while first < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
+            guard first < bytes.count else { return nil }
+            // The strict reader looks past every kind of white space for the `{`; a document
+            // starting with anything but ASCII is left to it.
+            switch bytes[first] {
+            case UInt8(ascii: "{"): return SnapshotJSONDecoder.decode(bytes, from: first)
+            case 0x21...0x7E: return SnapshotYAMLDecoder.decode(UnsafeBufferPointer(rebasing: bytes[start...]))
+            default: return nil
+            }
+        }
+    }
+
+    /// The strict reader: a document tree (``ConfigNode``), then every field read through
+    /// ``ConfigObject``, whose errors name the line, column and key path.
+    ///
+    /// - Complexity: O(length of `text`)
+    package static func strict(text: String, file: String) throws(InputError) -> Snapshot {
         let root: ConfigNode
         let text = InputText.droppingByteOrderMark(text)
         if text.first(where: { !$0.isWhitespace }) == "{" {
@@ -53,7 +92,7 @@ extension Snapshot {
             apps.append(app)
         }
         try document.finish()
-        self.init(device: device, apps: apps)
+        return Snapshot(device: device, apps: apps)
     }
 
     private static func app(_ object: ConfigObject) throws(InputError) -> ResidentApp {

@@ -147,6 +147,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Issue 14: kill-order at scale, load + rank, against CPython's json.loads of the same file in
+    // the same run. One iteration = one load + rank.
+    let scaleConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, KillOrderScaleBenchmark.pythonParse],
+        timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(10),
+        maxIterations: 5)
+    for (apps, yaml) in [(100_000, false), (1_000_000, false), (1_000_000, true)] {
+        let scale = KillOrderScaleBenchmark(apps: apps, yaml: yaml)
+        Benchmark("Kill-order at scale: load + rank \(scale.name)", configuration: scaleConfiguration) {
+            scale.run($0)
+        } setup: {
+            scale.setUp()
+        } teardown: {
+            scale.tearDown()
+        }
+    }
+
     // Issue 4: kill-order on 100,000 apps. One iteration = one step.
     let killOrder = KillOrderBenchmark(apps: 100_000)
     let killOrderConfiguration = Benchmark.Configuration(

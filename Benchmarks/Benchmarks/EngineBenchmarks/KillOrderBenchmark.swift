@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 
@@ -136,5 +137,107 @@ final class KillOrderBenchmark {
             out += text + "\n"
         }
         return out
+    }
+}
+
+/// `kill-order` at scale (issue 14): loading and ranking 100,000 and 1,000,000 apps from JSON and
+/// 1,000,000 from YAML, and — in the same run, on the same file — CPython's C `json` module
+/// parsing the JSON (`python3` run as a child process that reads the file, then times
+/// `json.loads` with its own clock and prints the seconds).
+///
+/// Setup generates the text (``SnapshotText``) and writes it to a temporary file for Python; one
+/// iteration is `Snapshot(text:file:)` + `PressureEngine(snapshot:policy:)` +
+/// `killOrder(limit: 100)`. After the measured iterations, Python parses the file three times;
+/// its best time is recorded as the custom metric "CPython json.loads (µs)" and printed with the
+/// best load + rank time and their ratio.
+final class KillOrderScaleBenchmark {
+    /// CPython's own parse time of the same file, per run of the benchmark (best of three).
+    static let pythonParse = BenchmarkMetric.custom(
+        "CPython json.loads (µs)", polarity: .prefersSmaller, useScalingFactor: false)
+
+    let apps: Int
+    let yaml: Bool
+    var text = ""
+    var path = ""
+    var policy: Policy?
+
+    init(apps: Int, yaml: Bool) {
+        self.apps = apps
+        self.yaml = yaml
+    }
+
+    var name: String { "\(apps >= 1_000_000 ? "\(apps / 1_000_000)M" : "\(apps / 1_000)K") \(yaml ? "YAML" : "JSON")" }
+
+    func setUp() {
+        text = yaml ? SnapshotText.serverYAML(apps: apps) : SnapshotText.server(apps: apps)
+        policy = Policy.ios4
+        path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kill-order-scale-\(apps)-\(ProcessInfo.processInfo.processIdentifier).\(yaml ? "yaml" : "json")"
+        ).path
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            fatalError("kill-order scale benchmark: cannot write \(path)")
+        }
+        guard loadAndRank().count == 100 else { fatalError("kill-order scale benchmark: fewer than 100 victims") }
+    }
+
+    func tearDown() {
+        try? FileManager.default.removeItem(atPath: path)
+        text = ""
+    }
+
+    /// One run of the command's work: load the snapshot, build the engine, read the top 100.
+    func loadAndRank() -> [KillCandidate] {
+        do {
+            let snapshot = try Snapshot(text: text, file: path)
+            return try PressureEngine(snapshot: snapshot, policy: policy!).killOrder(limit: 100)
+        } catch {
+            fatalError("kill-order scale benchmark: \(error)")
+        }
+    }
+
+    /// The measured loop, then (unmeasured) CPython on the same file and the comparison.
+    func run(_ benchmark: Benchmark) {
+        var best = Duration.seconds(1_000)
+        let clock = ContinuousClock()
+        for _ in benchmark.scaledIterations {
+            let start = clock.now
+            blackHole(loadAndRank())
+            best = Swift.min(best, clock.now - start)
+        }
+        benchmark.stopMeasurement()
+        let ours = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+        guard !yaml else {
+            print("kill-order scale \(name): load + rank \(Self.format(ours)) s (best)")
+            return
+        }
+        let python = (0..<3).map { _ in Self.pythonParseSeconds(path) }.min()!
+        benchmark.measurement(Self.pythonParse, Int((python * 1e6).rounded()))
+        print(
+            "kill-order scale \(name): load + rank \(Self.format(ours)) s (best), CPython json.loads "
+                + "\(Self.format(python)) s (best of 3, its own clock), ratio \(Self.format(ours / python))×")
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// The seconds `json.loads` takes in a `python3` child process for the file at `path`, as
+    /// Python's `time.perf_counter()` reports them (reading the file is not timed).
+    static func pythonParseSeconds(_ path: String) -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import json,sys,time\ntext=open(sys.argv[1],encoding='utf-8').read()\nstart=time.perf_counter()\n"
+                + "json.loads(text)\nprint(time.perf_counter()-start)\n",
+            path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { fatalError("kill-order scale benchmark: cannot run python3: \(error)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let seconds = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else { fatalError("kill-order scale benchmark: python3 failed (\(process.terminationStatus))") }
+        return seconds
     }
 }

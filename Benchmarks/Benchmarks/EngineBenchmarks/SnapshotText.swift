@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// A deterministic JSON snapshot of a server with `apps` tenants, in the shape of
@@ -42,6 +43,27 @@ enum SnapshotText {
         }
         text += "]}\n"
         return text
+    }
+
+    /// The apps of ``server(apps:seed:)`` in YAML, block style (one key per line), every field:
+    /// the same values, so the two texts are the same snapshot.
+    static func serverYAML(apps: Int, seed: UInt64 = 20_261_121) -> String {
+        let json = server(apps: apps, seed: seed)
+        do {
+            let snapshot = try Snapshot(text: json, file: "server.json")
+            var text = "device:\n  memory: \(snapshot.device.memory.value)\n  reserved: \(snapshot.device.reserved.value)\n"
+            text += "  swap: \(snapshot.device.swap.value)\napps:\n"
+            text.reserveCapacity(apps * 190)
+            for app in snapshot.apps {
+                text += "  - id: \(app.id.rawValue)\n    state: \(app.state.rawValue)\n"
+                text += "    footprint: \(app.footprint.value)\n    purgeable: \(app.purgeable.value)\n"
+                text += "    lastActive: \(Int(app.lastActive))\n    oomScoreAdj: \(app.oomScoreAdj ?? 0)\n"
+                text += "    swap: \(app.swap.value)\n    pageTables: \(app.pageTables.value)\n"
+            }
+            return text
+        } catch {
+            fatalError("SnapshotText.serverYAML: \(error)")
+        }
     }
 
     /// A standard normal draw (Box–Muller).

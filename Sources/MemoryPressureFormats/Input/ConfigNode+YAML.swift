@@ -31,7 +31,7 @@ extension ConfigNode {
 
 /// Builds ``ConfigNode``s from libyaml's event stream (libyaml scans and parses; the composing,
 /// alias budget and error wording are ours).
-private struct YAMLComposer {
+struct YAMLComposer {
     let file: String
     private var parser = yaml_parser_t()
     /// Anchored nodes, with the number of values each holds (itself included).
@@ -195,7 +195,8 @@ private struct YAMLComposer {
     }
 
     /// The value of a scalar: null, a bool, a finite number or a string (every quoted scalar).
-    private static func scalarValue(_ text: String, plain: Bool, error: (String) -> InputError) throws(InputError)
+    /// SnapshotYAMLDecoder resolves scalars with it too, so both read a scalar alike.
+    static func scalarValue(_ text: String, plain: Bool, error: (String) -> InputError) throws(InputError)
         -> ConfigNode.Value
     {
         guard plain else { return .string(text) }
