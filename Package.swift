@@ -99,7 +99,9 @@ let package = Package(
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
-            dependencies: ["MemoryPressureLinux", "TestSupport"],
+            dependencies: [
+                "MemoryPressureLinux", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MempressureCLITests", dependencies: ["mempressure", "TestSupport"]),

@@ -6,7 +6,9 @@
 
 /// The one place the module calls the C library: reading whole files, listing directories,
 /// checking for files, the page size, and (for ``SyntheticProcTree`` only) creating directories
-/// and writing files. Everything else in the module goes through ``ProcFileSystem`` or here.
+/// and writing files. Everything else in the module goes through ``ProcFileSystem`` or here,
+/// except the per-process files of a process-table scan, which ``ProcScanner`` reads into a
+/// reused buffer.
 enum SystemCalls {
     /// The outcome of reading one file.
     enum FileRead: Equatable {
