@@ -11,6 +11,8 @@ import MemoryPressureLinux
 
 /// One refresh of the live kill order under `linux-oom`, the way `mempressure watch` does it,
 /// against a naive refresh, on one process table (`/proc` of this machine, or a synthetic tree).
+/// Every reading leaves out each process's kernel `oom_score` (`includingKernelScores: false`),
+/// as `watch` and `kill-order --live` do.
 ///
 /// - **refresh in place**: `LiveKillOrder.refresh(at:)` (re-reads `/proc`, updates the engine
 ///   built in setup app by app, forgets vanished processes, re-evaluates pressure as a dry run),
@@ -67,8 +69,8 @@ final class LiveProcBenchmark {
             }
             let policy = try Policy.shipped("linux-oom")
             self.policy = policy
-            live = try LiveKillOrder(policy: policy, fileSystem: fileSystem)
-            let snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+            live = try LiveKillOrder(policy: policy, fileSystem: fileSystem, includingKernelScores: false)
+            let snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: false)
             self.snapshot = snapshot
             let engine = try PressureEngine(snapshot: snapshot.engineSnapshot, policy: policy)
             self.engine = engine
@@ -123,7 +125,7 @@ final class LiveProcBenchmark {
         var count = 0
         for _ in benchmark.scaledIterations {
             do {
-                let snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+                let snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: false)
                 count = snapshot.processes.processes.count
                 body(snapshot)
             } catch {
