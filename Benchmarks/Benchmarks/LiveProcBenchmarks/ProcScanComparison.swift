@@ -1,5 +1,6 @@
 import Benchmark
 import CEarlyoomScan
+import Foundation
 import MemoryPressure
 import MemoryPressureLinux
 
@@ -23,8 +24,9 @@ import MemoryPressureLinux
 ///   `oom_score` of every entry above pid 2 whose parent is not kthreadd, `oom_score_adj` of each
 ///   new leader, `comm`, `cmdline` and the uid of the victim.
 /// - **side by side**: both, alternately, in every iteration, each timed with
-///   `clock_gettime(CLOCK_MONOTONIC)`; teardown prints the mean time of each per numeric `/proc`
-///   entry (what both visit) and the ratio.
+///   `clock_gettime(CLOCK_MONOTONIC)`; teardown prints each one's median and mean time per
+///   numeric `/proc` entry (what both visit) and their ratio, and, for reference, the installed
+///   `earlyoom --dryrun -d` binary's own timer of its start-up scan.
 ///
 /// earlyoom keeps one victim, so it reads `oom_score_adj` only for a process that beats the
 /// current one; this scan keeps every process (the engine ranks them all), so it reads every
@@ -36,9 +38,9 @@ final class ProcScanComparison {
     private var totalPages = 0
     private var pageSize = 4096
     private var entryCount = 0
-    private var ownTime = 0.0
-    private var earlyoomTime = 0.0
-    private var pairs = 0
+    /// Seconds of each scan in each side-by-side pair.
+    private var ownTimes: [Double] = []
+    private var earlyoomTimes: [Double] = []
 
     func setUp() {
         do {
@@ -49,9 +51,8 @@ final class ProcScanComparison {
             fatalError("proc scan comparison: \(error)")
         }
         entryCount = ProcFileSystem.live.processIDs().count
-        ownTime = 0
-        earlyoomTime = 0
-        pairs = 0
+        ownTimes = []
+        earlyoomTimes = []
     }
 
     /// The project's scan: every process read, linux-oom's victim picked.
@@ -87,29 +88,85 @@ final class ProcScanComparison {
     }
 
     func sideBySide(_ benchmark: Benchmark) {
-        for iteration in benchmark.scaledIterations {
+        for _ in benchmark.scaledIterations {
             // Alternate which goes first, so neither always finds the other's dentries warm.
-            if (iteration + pairs) % 2 == 0 {
-                ownTime += Self.time { blackHole(ownScan()) }
-                earlyoomTime += Self.time { blackHole(earlyoomScan()) }
+            if ownTimes.count % 2 == 0 {
+                ownTimes.append(Self.time { blackHole(ownScan()) })
+                earlyoomTimes.append(Self.time { blackHole(earlyoomScan()) })
             } else {
-                earlyoomTime += Self.time { blackHole(earlyoomScan()) }
-                ownTime += Self.time { blackHole(ownScan()) }
+                earlyoomTimes.append(Self.time { blackHole(earlyoomScan()) })
+                ownTimes.append(Self.time { blackHole(ownScan()) })
             }
         }
-        pairs += benchmark.scaledIterations.count
         benchmark.measurement(Self.entries, entryCount)
     }
 
+    /// Prints the side-by-side figures (after the side-by-side benchmark only): the median and
+    /// mean time of each scan per numeric `/proc` entry, the median of the pairs' ratios, and the
+    /// installed `earlyoom --dryrun -d` binary's own timer of its start-up scan for reference.
     func tearDown() {
-        guard pairs > 0, entryCount > 0 else { return }
-        let own = ownTime / Double(pairs) / Double(entryCount) * 1e6
-        let earlyoom = earlyoomTime / Double(pairs) / Double(entryCount) * 1e6
+        guard !ownTimes.isEmpty, entryCount > 0 else { return }
+        let perEntry = 1e6 / Double(entryCount)
+        let ratios = zip(ownTimes, earlyoomTimes).map { $0 / $1 }
         print(
-            "Live proc scan, side by side (\(pairs) pairs, \(entryCount) /proc entries): "
-                + "MemoryPressure \(Self.format(own)) µs per entry, earlyoom find_largest_process() "
-                + "\(Self.format(earlyoom)) µs per entry; MemoryPressure ÷ earlyoom = \(Self.format(own / earlyoom))×")
+            "Live proc scan, side by side (\(ownTimes.count) pairs, \(entryCount) /proc entries): "
+                + "MemoryPressure median \(Self.format(Self.median(ownTimes) * perEntry)) µs per entry "
+                + "(mean \(Self.format(Self.mean(ownTimes) * perEntry))), earlyoom find_largest_process() median "
+                + "\(Self.format(Self.median(earlyoomTimes) * perEntry)) µs per entry "
+                + "(mean \(Self.format(Self.mean(earlyoomTimes) * perEntry))); MemoryPressure ÷ earlyoom: median of "
+                + "pairs \(Self.format(Self.median(ratios)))×, ratio of means "
+                + "\(Self.format(Self.mean(ownTimes) / Self.mean(earlyoomTimes)))×")
+        if let binary = Self.installedEarlyoomScans(runs: 5) {
+            print(
+                "Installed earlyoom (\(binary.version)) --dryrun -d, its own \"selecting victim took\" timer of the "
+                    + "start-up scan (with its per-entry debug output), median of 5 runs: "
+                    + "\(Self.format(binary.milliseconds * 1000 / Double(entryCount))) µs per entry")
+        }
+        ownTimes = []
+        earlyoomTimes = []
     }
+
+    /// Runs `/usr/bin/earlyoom --dryrun -d` `runs` times, each stopped once its start-up scan
+    /// (`startup_selftests()` → `find_largest_process()`) has printed its debug timer; the
+    /// median of those timers in milliseconds, or `nil` without earlyoom.
+    private static func installedEarlyoomScans(runs: Int) -> (version: String, milliseconds: Double)? {
+        let path = "/usr/bin/earlyoom"
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        var times: [Double] = []
+        var version = "earlyoom"
+        for _ in 0..<runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["--dryrun", "-d"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            guard (try? process.run()) != nil else { return nil }
+            var output = ""
+            let deadline = Date().addingTimeInterval(5)
+            while !output.contains("selecting victim took"), Date() < deadline {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output += String(decoding: chunk, as: UTF8.self)
+            }
+            process.terminate()
+            process.waitUntilExit()
+            if let first = output.split(separator: "\n").first { version = String(first) }
+            guard let line = output.split(separator: "\n").first(where: { $0.contains("selecting victim took") }),
+                let value = line.split(separator: " ").dropLast().last.flatMap({ Double($0) })
+            else { continue }
+            times.append(value)
+        }
+        return times.isEmpty ? nil : (version, median(times))
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
 
     private static func time(_ body: () -> Void) -> Double {
         var start = timespec()
