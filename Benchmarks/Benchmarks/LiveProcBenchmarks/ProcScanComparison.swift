@@ -126,31 +126,33 @@ final class ProcScanComparison {
         earlyoomTimes = []
     }
 
-    /// Runs `/usr/bin/earlyoom --dryrun -d` `runs` times, each stopped once its start-up scan
-    /// (`startup_selftests()` → `find_largest_process()`) has printed its debug timer; the
-    /// median of those timers in milliseconds, or `nil` without earlyoom.
+    /// Runs `/usr/bin/earlyoom --dryrun -d` `runs` times, each killed half a second later, after
+    /// its start-up scan (`startup_selftests()` → `find_largest_process()`) has printed its debug
+    /// timer; the median of those timers in milliseconds, or `nil` without earlyoom.
     private static func installedEarlyoomScans(runs: Int) -> (version: String, milliseconds: Double)? {
         let path = "/usr/bin/earlyoom"
         guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
         var times: [Double] = []
         var version = "earlyoom"
+        let log = "/tmp/mempressure-earlyoom-scan-\(getpid()).log"
+        defer { unlink(log) }
         for _ in 0..<runs {
+            // Its output goes to a file (no blocking reads); it is stopped with SIGKILL after 0.5 s,
+            // long after the start-up scan (a few ms), whatever it does with SIGTERM.
+            guard FileManager.default.createFile(atPath: log, contents: nil),
+                let handle = FileHandle(forWritingAtPath: log)
+            else { return nil }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = ["--dryrun", "-d"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
+            process.standardOutput = handle
+            process.standardError = handle
             guard (try? process.run()) != nil else { return nil }
-            var output = ""
-            let deadline = Date().addingTimeInterval(5)
-            while !output.contains("selecting victim took"), Date() < deadline {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                output += String(decoding: chunk, as: UTF8.self)
-            }
-            process.terminate()
+            usleep(500_000)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            try? handle.close()
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let first = output.split(separator: "\n").first { version = String(first) }
             guard let line = output.split(separator: "\n").first(where: { $0.contains("selecting victim took") }),
                 let value = line.split(separator: " ").dropLast().last.flatMap({ Double($0) })
