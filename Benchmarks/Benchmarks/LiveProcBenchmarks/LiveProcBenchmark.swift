@@ -171,14 +171,15 @@ final class LiveProcBenchmark {
     }
 
     /// The first 10 victims of `linux-oom` by sorting every killable process of `snapshot` (not
-    /// pid 1, not `oom_score_adj` −1000) by `LinuxOOMBadness.points`, highest first; among equal
+    /// pid 1, not `oom_score_adj` −1000, not this benchmark's own process, which the live
+    /// reading leaves out of the ranking) by `LinuxOOMBadness.points`, highest first; among equal
     /// points the higher pid (the later one scanned) first.
     static func topBySorting(_ snapshot: LinuxSystemSnapshot) -> [ProcessID] {
         let totalPages = snapshot.totalPages
         let pageSize = snapshot.pageSize
         var scored: [(points: Int, pid: ProcessID)] = []
         scored.reserveCapacity(snapshot.processes.processes.count)
-        for process in snapshot.processes.processes {
+        for process in snapshot.processes.processes where process.pid != snapshot.excludedProcessID {
             if let points = LinuxOOMBadness.points(of: process, totalPages: totalPages, pageSize: pageSize) {
                 scored.append((points, process.pid))
             }
