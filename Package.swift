@@ -120,7 +120,10 @@ let package = Package(
         .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureFormats", "MemoryPressureSimulation", "TestSupport"]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
-            dependencies: ["MemoryPressureLinux", "MemoryPressureFormats", "TestSupport"],
+            dependencies: [
+                "MemoryPressureLinux", "MemoryPressureFormats", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -9,7 +9,8 @@
 // - SimulationBenchmarks: 24-hour simulations and the engine's bytes per tracked app; it links
 //   MemoryPressureJemalloc, so jemalloc is the process's malloc and its statistics measure memory.
 // - LiveProcBenchmarks: one refresh of the live Linux kill order against re-reading and fully sorting,
-//   on this machine's /proc and on 10,000 synthetic /proc entries.
+//   on this machine's /proc and on 10,000 synthetic /proc entries; the /proc scan against earlyoom's
+//   (CEarlyoomScan: its find_largest_process() compiled from its C source, MIT licence).
 // - MetricsBenchmarks: a replay with no metrics, with EngineMetrics and no backend, and with
 //   swift-prometheus; one scrape's exposition.
 // - BenchmarkSupport: a library the executables share (the plugin only runs executables).
@@ -84,11 +85,15 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
+        // earlyoom's /proc scan (find_largest_process() from its kill.c, MIT), compiled as C for
+        // the side-by-side in LiveProcBenchmarks.
+        .target(name: "CEarlyoomScan", path: "Benchmarks/CEarlyoomScan"),
         .executableTarget(
             name: "LiveProcBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkSupport",
+                "CEarlyoomScan",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
                 .product(name: "MemoryPressureLinux", package: "MemoryPressure"),

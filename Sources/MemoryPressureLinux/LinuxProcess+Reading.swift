@@ -9,46 +9,11 @@ extension LinuxProcess {
     public static func read(_ pid: ProcessID, from fileSystem: ProcFileSystem = .live) throws(SkippedProcess)
         -> LinuxProcess
     {
-        func skip(_ reason: SkippedProcess.Reason) -> SkippedProcess {
-            SkippedProcess(pid: pid, reason: reason)
-        }
-        let directory = "\(pid)/"
-        let statusText: String
-        switch fileSystem.contents(of: directory + "status") {
-        case .contents(let text): statusText = text
-        case .missing: throw skip(.vanished)
-        case .unreadable(let code): throw skip(.unreadable(file: "status", errno: code))
-        }
-        let status: Status
-        do { status = try Status.parse(statusText) } catch {
-            throw skip(.malformed(file: "status", field: error.field))
-        }
-        if status.isKernelThread { throw skip(.kernelThread) }
-        guard let resident = status.resident else {
-            throw skip(status.isZombie ? .zombie : .kernelThread)
-        }
-
-        let adjustment: Int
-        switch fileSystem.contents(of: directory + "oom_score_adj") {
-        case .contents(let text):
-            guard let value = Int(ProcText.trimmed(text)), (-1000...1000).contains(value) else {
-                throw skip(.malformed(file: "oom_score_adj", field: "an integer from -1000 to 1000"))
-            }
-            adjustment = value
-        case .missing: throw skip(.vanished)
-        case .unreadable(let code): throw skip(.unreadable(file: "oom_score_adj", errno: code))
-        }
-        let kernelScore = fileSystem.read(directory + "oom_score").flatMap { Int(ProcText.trimmed($0)) }
-
-        return LinuxProcess(
-            pid: pid, name: status.name ?? "", uid: status.uid, resident: resident,
-            swap: status.swap ?? .zero, pageTables: status.pageTables ?? .zero,
-            oomScoreAdj: adjustment, kernelOOMScore: kernelScore
-        )
+        try ProcScanner(procRoot: fileSystem.procRoot).process(pid, includingKernelScore: true)
     }
 
     /// The fields of `/proc/<pid>/status` this module uses.
-    struct Status {
+    struct Status: Equatable {
         var name: String?
         var uid: UInt32?
         var resident: Bytes?
@@ -58,39 +23,56 @@ extension LinuxProcess {
         var isZombie = false
 
         /// A garbled field of a status file.
-        struct GarbledField: Error {
+        struct GarbledField: Error, Equatable {
             var field: String
         }
+    }
+}
 
-        /// Parses a status file; fails with the name of the first garbled field.
-        static func parse(_ text: String) throws(GarbledField) -> Status {
-            var status = Status()
-            for (_, line) in ProcText.numberedLines(text) {
-                guard let (key, value) = ProcText.keyValue(line) else { continue }
-                switch key {
-                case "Name":
-                    status.name = String(value)
-                case "State":
-                    status.isZombie = value.hasPrefix("Z")
-                case "Kthread":
-                    status.isKernelThread = value == "1"
-                case "Uid":
-                    guard let first = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
-                        let uid = UInt32(first)
-                    else { throw GarbledField(field: "Uid") }
-                    status.uid = uid
-                case "VmRSS", "VmSwap", "VmPTE":
-                    guard let bytes = ProcText.kilobytes(value) else { throw GarbledField(field: String(key)) }
-                    switch key {
-                    case "VmRSS": status.resident = bytes
-                    case "VmSwap": status.swap = bytes
-                    default: status.pageTables = bytes
-                    }
-                default:
-                    continue
-                }
-            }
-            return status
+extension ProcScanner {
+    /// Reads process `pid`: `status` (parsed in place by ``ProcBytes/status(_:)``), then
+    /// `oom_score_adj`, then — only if `includingKernelScore` — `oom_score`, each into the
+    /// scanner's reused buffer.
+    ///
+    /// - Throws: why the process is skipped, as ``LinuxProcess/read(_:from:)`` says.
+    /// - Complexity: O(size of its status file).
+    func process(_ pid: ProcessID, includingKernelScore: Bool) throws(SkippedProcess) -> LinuxProcess {
+        func skip(_ reason: SkippedProcess.Reason) -> SkippedProcess {
+            SkippedProcess(pid: pid, reason: reason)
         }
+        let status: LinuxProcess.Status
+        switch read(pid: pid.rawValue, file: "status") {
+        case .read(let count):
+            do { status = try ProcBytes.status(contents(count)) } catch {
+                throw skip(.malformed(file: "status", field: error.field))
+            }
+        case .missing: throw skip(.vanished)
+        case .unreadable(let code): throw skip(.unreadable(file: "status", errno: code))
+        }
+        if status.isKernelThread { throw skip(.kernelThread) }
+        guard let resident = status.resident else {
+            throw skip(status.isZombie ? .zombie : .kernelThread)
+        }
+
+        let adjustment: Int
+        switch read(pid: pid.rawValue, file: "oom_score_adj") {
+        case .read(let count):
+            guard let value = ProcBytes.trimmedInteger(contents(count)), (-1000...1000).contains(value) else {
+                throw skip(.malformed(file: "oom_score_adj", field: "an integer from -1000 to 1000"))
+            }
+            adjustment = value
+        case .missing: throw skip(.vanished)
+        case .unreadable(let code): throw skip(.unreadable(file: "oom_score_adj", errno: code))
+        }
+        var kernelScore: Int?
+        if includingKernelScore, case .read(let count) = read(pid: pid.rawValue, file: "oom_score") {
+            kernelScore = ProcBytes.trimmedInteger(contents(count))
+        }
+
+        return LinuxProcess(
+            pid: pid, name: status.name ?? "", uid: status.uid, resident: resident,
+            swap: status.swap ?? .zero, pageTables: status.pageTables ?? .zero,
+            oomScoreAdj: adjustment, kernelOOMScore: kernelScore
+        )
     }
 }

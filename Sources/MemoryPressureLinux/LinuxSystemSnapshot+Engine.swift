@@ -51,18 +51,24 @@ public final class LiveKillOrder {
     public private(set) var engine: PressureEngine
     /// Where `/proc` is read from.
     public let fileSystem: ProcFileSystem
+    /// Whether each refresh reads every process's `oom_score` too (``LinuxProcess/kernelOOMScore``:
+    /// for comparison only, the ranking never uses it).
+    public let includingKernelScores: Bool
     /// The last reading.
     public private(set) var snapshot: LinuxSystemSnapshot
     private var known: Set<AppID> = []
     private var time = 0.0
 
-    /// Reads the machine once and ranks it under `policy`.
+    /// Reads the machine once and ranks it under `policy`; `includingKernelScores` says whether
+    /// readings carry the kernel's own `oom_score` of each process (one file more per process).
     ///
     /// - Throws: ``LinuxReadError`` for unreadable machine-wide files, or the engine's error as
     ///   ``LiveKillOrderError``.
-    public init(policy: Policy, fileSystem: ProcFileSystem = .live) throws {
+    /// - Complexity: O(p log p) for p processes.
+    public init(policy: Policy, fileSystem: ProcFileSystem = .live, includingKernelScores: Bool = true) throws {
         self.fileSystem = fileSystem
-        snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+        self.includingKernelScores = includingKernelScores
+        snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: includingKernelScores)
         do {
             engine = try PressureEngine(snapshot: snapshot.engineSnapshot, policy: policy)
         } catch {
@@ -78,7 +84,7 @@ public final class LiveKillOrder {
     /// - Complexity: O(p log p) for p processes.
     @discardableResult
     public func refresh(at time: Double) throws -> [Event] {
-        snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+        snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: includingKernelScores)
         let current = snapshot.engineSnapshot
         var seen: Set<AppID> = []
         seen.reserveCapacity(current.apps.count)

@@ -40,12 +40,16 @@ public struct LinuxSystemSnapshot: Hashable, Sendable {
     ///   cgroup files); per-process problems only skip that process.
     /// - Complexity: O(number of processes) file reads.
     /// On the live `/proc`, this process is left out of the ranking (``excludedProcessID``).
-    public static func read(from fileSystem: ProcFileSystem = .live) throws(LinuxReadError) -> LinuxSystemSnapshot {
+    /// `includingKernelScores` reads each process's `oom_score` too
+    /// (``LinuxProcess/kernelOOMScore``; see ``LinuxProcessTable/read(from:includingKernelScores:)``).
+    public static func read(from fileSystem: ProcFileSystem = .live, includingKernelScores: Bool = true)
+        throws(LinuxReadError) -> LinuxSystemSnapshot
+    {
         var snapshot = LinuxSystemSnapshot(
             memory: try LinuxMemoryInfo.read(from: fileSystem),
             pressure: try MemoryPressureStall.read(from: fileSystem),
             cgroup: try CgroupMemory.read(from: fileSystem),
-            processes: LinuxProcessTable.read(from: fileSystem),
+            processes: LinuxProcessTable.read(from: fileSystem, includingKernelScores: includingKernelScores),
             pageSize: fileSystem.pageSize
         )
         if fileSystem == .live { snapshot.excludedProcessID = ProcessID(rawValue: SystemCalls.currentProcessID()) }

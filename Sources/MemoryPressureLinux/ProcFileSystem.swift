@@ -2,7 +2,8 @@
 /// machine, or a copied tree in a fixture directory.
 ///
 /// Every file read and directory listing of the module goes through here (and from here to the
-/// C library through `SystemCalls`), so tests can point the whole module at a fixture tree.
+/// C library through `SystemCalls`, or `ProcScanner` for the per-process files of a scan), so
+/// tests can point the whole module at a fixture tree.
 public struct ProcFileSystem: Sendable, Hashable {
     /// The directory that plays the role of `/proc`.
     public var procRoot: String
@@ -79,11 +80,6 @@ public struct ProcFileSystem: Sendable, Hashable {
     ///
     /// - Complexity: O(n log n) in the number of entries.
     public func processIDs() -> [ProcessID] {
-        var ids: [ProcessID] = []
-        for name in SystemCalls.directoryEntries(procRoot)
-        where !name.isEmpty && name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            if let value = Int32(name) { ids.append(ProcessID(rawValue: value)) }
-        }
-        return ids.sorted()
+        ProcScanner(procRoot: procRoot).processIDs()
     }
 }

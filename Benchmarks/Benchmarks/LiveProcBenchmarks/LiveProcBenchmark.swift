@@ -12,6 +12,8 @@ import MemoryPressureLinux
 
 /// One refresh of the live kill order under `linux-oom`, the way `mempressure watch` does it,
 /// against a naive refresh, on one process table (`/proc` of this machine, or a synthetic tree).
+/// Every reading leaves out each process's kernel `oom_score` (`includingKernelScores: false`),
+/// as `watch` and `kill-order --live` do.
 ///
 /// - **refresh in place**: `LiveKillOrder.refresh(at:)` (re-reads `/proc`, updates the engine
 ///   built in setup app by app, forgets vanished processes, re-evaluates pressure as a dry run),
@@ -68,8 +70,8 @@ final class LiveProcBenchmark {
             }
             let policy = try Policy.shipped("linux-oom")
             self.policy = policy
-            live = try LiveKillOrder(policy: policy, fileSystem: fileSystem)
-            let snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+            live = try LiveKillOrder(policy: policy, fileSystem: fileSystem, includingKernelScores: false)
+            let snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: false)
             self.snapshot = snapshot
             let engine = try PressureEngine(snapshot: snapshot.engineSnapshot, policy: policy)
             self.engine = engine
@@ -124,7 +126,7 @@ final class LiveProcBenchmark {
         var count = 0
         for _ in benchmark.scaledIterations {
             do {
-                let snapshot = try LinuxSystemSnapshot.read(from: fileSystem)
+                let snapshot = try LinuxSystemSnapshot.read(from: fileSystem, includingKernelScores: false)
                 count = snapshot.processes.processes.count
                 body(snapshot)
             } catch {
@@ -170,14 +172,15 @@ final class LiveProcBenchmark {
     }
 
     /// The first 10 victims of `linux-oom` by sorting every killable process of `snapshot` (not
-    /// pid 1, not `oom_score_adj` −1000) by `LinuxOOMBadness.points`, highest first; among equal
+    /// pid 1, not `oom_score_adj` −1000, not this benchmark's own process, which the live
+    /// reading leaves out of the ranking) by `LinuxOOMBadness.points`, highest first; among equal
     /// points the higher pid (the later one scanned) first.
     static func topBySorting(_ snapshot: LinuxSystemSnapshot) -> [ProcessID] {
         let totalPages = snapshot.totalPages
         let pageSize = snapshot.pageSize
         var scored: [(points: Int, pid: ProcessID)] = []
         scored.reserveCapacity(snapshot.processes.processes.count)
-        for process in snapshot.processes.processes {
+        for process in snapshot.processes.processes where process.pid != snapshot.excludedProcessID {
             if let points = LinuxOOMBadness.points(of: process, totalPages: totalPages, pageSize: pageSize) {
                 scored.append((points, process.pid))
             }

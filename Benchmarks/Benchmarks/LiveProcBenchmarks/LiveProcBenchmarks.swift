@@ -1,7 +1,9 @@
 // Benchmarks of reading and ranking the live Linux process table (issue 6): one refresh of
 // `LiveKillOrder` (re-read /proc, update the engine in place, read the top 10) against a naive
 // refresh that re-reads /proc and fully sorts every process, on this machine's /proc and on a
-// synthetic tree of 10,000 entries in tmpfs. See ../../README.md for the measured figures.
+// synthetic tree of 10,000 entries in tmpfs; and the /proc scan against earlyoom's
+// find_largest_process() (compiled from its C source) over the same /proc, side by side (issue 14).
+// See ../../README.md for the measured figures.
 
 import Benchmark
 import BenchmarkSupport
@@ -31,4 +33,20 @@ let benchmarks: @Sendable () -> Void = {
         step("rank only, in place") { $0.rankInPlace($1) }
         step("rank only, full sort") { $0.rankBySorting($1) }
     }
+
+    // The /proc scan against earlyoom's, over this machine's /proc; one iteration = one scan (or
+    // one of each, side by side).
+    let comparison = ProcScanComparison()
+    func scan(_ name: String, _ body: @escaping (ProcScanComparison, Benchmark) -> Void) {
+        Benchmark("Live proc scan: \(name)", configuration: configuration) { benchmark in
+            body(comparison, benchmark)
+        } setup: {
+            comparison.setUp()
+        } teardown: {
+            comparison.tearDown()
+        }
+    }
+    scan("MemoryPressure (status + oom_score_adj, bytes in place) + linux-oom victim") { $0.own($1) }
+    scan("earlyoom find_largest_process() (C, from kill.c)") { $0.earlyoom($1) }
+    scan("side by side, alternating") { $0.sideBySide($1) }
 }

@@ -4,9 +4,10 @@
     import Darwin
 #endif
 
-/// The one place the module calls the C library: reading whole files, listing directories,
-/// checking for files, the page size, and (for ``SyntheticProcTree`` only) creating directories
-/// and writing files. Everything else in the module goes through ``ProcFileSystem`` or here.
+/// The one place the module calls the C library: reading whole files, checking for files, the
+/// page size, and (for ``SyntheticProcTree`` only) creating directories and writing files. Everything else in the module goes through ``ProcFileSystem`` or here,
+/// except the per-process files of a process-table scan, which ``ProcScanner`` reads into a
+/// reused buffer.
 enum SystemCalls {
     /// The outcome of reading one file.
     enum FileRead: Equatable {
@@ -41,21 +42,6 @@ enum SystemCalls {
     /// A failed read classified by its errno.
     private static func failure(_ code: Int32) -> FileRead {
         code == ENOENT || code == ESRCH ? .missing : .unreadable(code)
-    }
-
-    /// The names in directory `path` (without `.` and `..`); empty if it cannot be listed.
-    static func directoryEntries(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            // Read the name where it lies: a record can end before the 256 bytes `d_name` is
-            // declared with (copying the whole tuple read past the buffer under AddressSanitizer).
-            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
-            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// Whether `path` exists.

@@ -96,10 +96,10 @@ struct KillOrderCommand: ParsableCommand {
         }
     }
 
-    /// This machine, read from /proc.
+    /// This machine, read from /proc (without each process's kernel `oom_score`: no report shows it).
     static func liveMachine() throws -> LinuxSystemSnapshot {
         do throws(LinuxReadError) {
-            return try LinuxSystemSnapshot.read(from: .live)
+            return try LinuxSystemSnapshot.read(from: .live, includingKernelScores: false)
         } catch {
             throw CLIError.notFound("cannot read this machine's memory: \(error)")
         }

@@ -86,7 +86,7 @@ struct WatchCommand: ParsableCommand {
             signal(SIGINT) { _ in interrupted = 1 }
             let ranking: LiveKillOrder
             do {
-                ranking = try LiveKillOrder(policy: policy)
+                ranking = try LiveKillOrder(policy: policy, includingKernelScores: false)
             } catch {
                 throw CLIError.notFound("cannot read this machine's memory: \(error)")
             }
