@@ -29,6 +29,8 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
     var actor: PressureEngineActor?
     var batches: [[FootprintChange]] = []
     let stop = Atomic<Bool>(false)
+    /// Changes the competitor made, so a run shows that it competed (printed at tear-down).
+    let competitorChanges = Atomic<Int>(0)
     var contender: Thread?
     var contenderTask: Task<Void, Never>?
 
@@ -64,6 +66,11 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
     func tearDown() {
         stop.store(true, ordering: .relaxed)
         while contender?.isFinished == false { usleep(100) }
+        if contender != nil || contenderTask != nil {
+            var line = "concurrent front benchmark: the competitor made \(competitorChanges.load(ordering: .relaxed)) changes\n"
+            line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        }
+        competitorChanges.store(0, ordering: .relaxed)
         contender = nil
         contenderTask = nil
         shared = nil
@@ -83,6 +90,7 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
                 do {
                     try change(reference, bytes)
                     try change(reference, Bytes(-bytes.value))
+                    self.competitorChanges.add(2, ordering: .relaxed)
                 } catch {
                     fatalError("concurrent front benchmark: contender: \(error)")
                 }
@@ -105,6 +113,7 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
                         try engine.changeFootprint(of: reference, by: bytes, at: engine.now)
                         try engine.changeFootprint(of: reference, by: Bytes(-bytes.value), at: engine.now)
                     }
+                    self.competitorChanges.add(2, ordering: .relaxed)
                 } catch {
                     fatalError("concurrent front benchmark: contender: \(error)")
                 }
