@@ -1,4 +1,4 @@
-/// A moment of a device: its memory and the apps in it (DESIGN.md, "Snapshot"), the input of
+/// A moment of a device: its memory and the apps in it (docs/DESIGN.md, "Snapshot"), the input of
 /// `mempressure kill-order`.
 public struct Snapshot: Sendable, Hashable {
     /// The device.
@@ -10,6 +10,8 @@ public struct Snapshot: Sendable, Hashable {
     public var unattributed: Bytes
 
     /// A snapshot.
+    ///
+    /// - Complexity: O(1)
     public init(device: Device, apps: [ResidentApp], unattributed: Bytes = .zero) {
         self.device = device
         self.apps = apps
@@ -69,7 +71,7 @@ extension PressureEngine {
     }
 }
 
-/// An app as a snapshot describes it (DESIGN.md, "Snapshot"): already in some state, with no history.
+/// An app as a snapshot describes it (docs/DESIGN.md, "Snapshot"): already in some state, with no history.
 public struct ResidentApp: Sendable, Hashable {
     /// The app.
     public var id: AppID
@@ -95,6 +97,8 @@ public struct ResidentApp: Sendable, Hashable {
     public var priority: Int?
 
     /// An app in a snapshot; only `id`, `state` and `footprint` are required.
+    ///
+    /// - Complexity: O(1)
     public init(
         id: AppID, state: AppState, footprint: Bytes, viewCaches: Bytes = .zero, purgeable: Bytes = .zero,
         lastActive: Double = 0, backgroundModes: BackgroundModes = [], oomScoreAdj: Int? = nil,
@@ -239,6 +243,8 @@ extension PressureEngine {
     /// purges and kills as the policy says (a dry run just reads the events and discards them).
     ///
     /// - Throws: ``EngineError/timeWentBackwards(now:given:)``.
+    ///
+    /// - Complexity: as `apply(.tick, at:)`: O(1) unless a level changes (see `PressureEngine/apply(_:at:)`)
     public func refreshPressure(at time: Double) throws(EngineError) {
         try apply(.tick, at: time)
     }

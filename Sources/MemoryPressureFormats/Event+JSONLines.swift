@@ -1,6 +1,6 @@
 import MemoryPressure
 
-// The event log's JSON Lines form (DESIGN.md, "Event log"): fixed key order, integer bytes, so the
+// The event log's JSON Lines form (docs/DESIGN.md, "Event log"): fixed key order, integer bytes, so the
 // same log always serialises to the same bytes.
 
 extension Event {

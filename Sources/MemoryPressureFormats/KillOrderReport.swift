@@ -1,6 +1,6 @@
 import MemoryPressure
 
-/// The kill-order report of DESIGN.md ("Kill-order report") in its three forms: the JSON
+/// The kill-order report of docs/DESIGN.md ("Kill-order report") in its three forms: the JSON
 /// contract (``json``), CSV (``csv``) and an aligned table for people (``table``).
 public struct KillOrderReport {
     /// The policy's name.
@@ -23,6 +23,8 @@ public struct KillOrderReport {
     public var notes: [String] = []
 
     /// A report; ``excluded`` and ``notes`` start empty.
+    ///
+    /// - Complexity: O(1)
     public init(
         policy: String, device: Device, free: Bytes, level: PressureLevel, order: [KillCandidate],
         protected: [(app: AppID, reason: String)], explain: Bool

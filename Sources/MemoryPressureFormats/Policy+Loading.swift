@@ -15,6 +15,8 @@ extension Policy {
     ///
     /// - Parameter file: the name used in error messages.
     /// - Throws: ``PolicyErrors`` with at least one problem.
+    ///
+    /// - Complexity: O(length of the text + size of the policy)
     public init(yaml text: String, file: String) throws(PolicyErrors) {
         let loader = PolicyLoader(file: file)
         let root: ConfigNode

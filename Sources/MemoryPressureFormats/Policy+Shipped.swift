@@ -9,6 +9,8 @@ extension Policy {
     /// The shipped policy named `name`, parsed from the text compiled into the library.
     ///
     /// - Throws: ``PolicyErrors`` if no shipped policy has that name.
+    ///
+    /// - Complexity: O(length of the policy's text), parsed on every call
     public static func shipped(_ name: String) throws(PolicyErrors) -> Policy {
         guard let text = shippedSource(name) else {
             throw PolicyErrors(problems: [
@@ -22,12 +24,14 @@ extension Policy {
     }
 
     /// The text of the shipped policy file `name`, comments included, or `nil`.
+    ///
+    /// - Complexity: O(1)
     public static func shippedSource(_ name: String) -> String? {
         guard shippedNames.contains(name) else { return nil }
         return ShippedPolicies.sources[name]
     }
 
-    /// The default policy, `policies/ios4.yaml`: the iOS 4 behaviour of DESIGN.md.
+    /// The default policy, `policies/ios4.yaml`: the iOS 4 behaviour of docs/DESIGN.md.
     ///
     /// It is compiled into the library, and its text is checked by the tests, so this never fails.
     public static var ios4: Policy {

@@ -20,6 +20,8 @@ public struct CgroupMemory: Hashable, Sendable {
     public var limit: Bytes?
 
     /// Cgroup numbers from their parts; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(version: Version, path: String, current: Bytes, limit: Bytes?) {
         self.version = version
         self.path = path

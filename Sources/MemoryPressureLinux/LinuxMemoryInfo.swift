@@ -14,6 +14,8 @@ public struct LinuxMemoryInfo: Hashable, Sendable {
     public var swapFree: Bytes
 
     /// Totals from their parts; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(total: Bytes, available: Bytes, free: Bytes, swapTotal: Bytes = .zero, swapFree: Bytes = .zero) {
         self.total = total
         self.available = available

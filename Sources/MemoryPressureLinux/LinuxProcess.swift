@@ -21,6 +21,8 @@ public struct LinuxProcess: Hashable, Sendable {
     public var kernelOOMScore: Int?
 
     /// A process record from its parts; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         pid: ProcessID, name: String, uid: UInt32? = nil, resident: Bytes, swap: Bytes = .zero,
         pageTables: Bytes = .zero, oomScoreAdj: Int = 0, kernelOOMScore: Int? = nil

@@ -8,6 +8,8 @@ public struct LinuxProcessTable: Hashable, Sendable {
     public var skipped: [SkippedProcess]
 
     /// A table from its parts.
+    ///
+    /// - Complexity: O(1)
     public init(processes: [LinuxProcess], skipped: [SkippedProcess] = []) {
         self.processes = processes
         self.skipped = skipped

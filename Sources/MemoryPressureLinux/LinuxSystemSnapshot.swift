@@ -18,6 +18,8 @@ public struct LinuxSystemSnapshot: Hashable, Sendable {
     public var excludedProcessID: ProcessID? = nil
 
     /// A snapshot from its parts; see each property.
+    ///
+    /// - Complexity: O(1)
     public init(
         memory: LinuxMemoryInfo, pressure: MemoryPressureStall?, cgroup: CgroupMemory?,
         processes: LinuxProcessTable, pageSize: Int

@@ -12,6 +12,8 @@ public struct LMKDStallThresholds: Sendable, Hashable {
     public var windowMilliseconds: Int
 
     /// Thresholds from their parts.
+    ///
+    /// - Complexity: O(1)
     public init(partialStallMilliseconds: Int, completeStallMilliseconds: Int, windowMilliseconds: Int = 1000) {
         self.partialStallMilliseconds = partialStallMilliseconds
         self.completeStallMilliseconds = completeStallMilliseconds

@@ -13,6 +13,8 @@ public struct MemoryPressureStall: Hashable, Sendable {
         public var totalMicroseconds: UInt64
 
         /// A line from its parts.
+        ///
+        /// - Complexity: O(1)
         public init(avg10: Double, avg60: Double, avg300: Double, totalMicroseconds: UInt64) {
             self.avg10 = avg10
             self.avg60 = avg60
@@ -27,6 +29,8 @@ public struct MemoryPressureStall: Hashable, Sendable {
     public var full: Line?
 
     /// Stall information from its parts.
+    ///
+    /// - Complexity: O(1)
     public init(some: Line, full: Line?) {
         self.some = some
         self.full = full

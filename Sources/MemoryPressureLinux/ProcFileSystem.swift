@@ -20,6 +20,8 @@ public struct ProcFileSystem: Sendable, Hashable {
 
     /// A file system rooted at `procRoot` (for example a fixture copy of `/proc`), with cgroup
     /// files under `cgroupRoot` if given.
+    ///
+    /// - Complexity: O(1)
     public init(procRoot: String, cgroupRoot: String? = nil, pageSize: Int = 4096) {
         self.procRoot = procRoot
         self.cgroupRoot = cgroupRoot
@@ -27,16 +29,22 @@ public struct ProcFileSystem: Sendable, Hashable {
     }
 
     /// A fixture tree laid out like a machine's root: `root/proc` and `root/sys/fs/cgroup`.
+    ///
+    /// - Complexity: O(length of `root`)
     public static func fixture(root: String, pageSize: Int = 4096) -> ProcFileSystem {
         ProcFileSystem(procRoot: root + "/proc", cgroupRoot: root + "/sys/fs/cgroup", pageSize: pageSize)
     }
 
     /// The full path of `relativePath` under the proc root (for messages).
+    ///
+    /// - Complexity: O(length of the path)
     public func procPath(_ relativePath: String) -> String {
         procRoot + "/" + relativePath
     }
 
     /// The full path of `relativePath` under the cgroup root, or `nil` without one.
+    ///
+    /// - Complexity: O(length of the path)
     public func cgroupPath(_ relativePath: String) -> String? {
         cgroupRoot.map { $0 + "/" + relativePath }
     }

@@ -4,11 +4,15 @@ public struct ProcessID: RawRepresentable, Hashable, Comparable, Sendable, Custo
     public var rawValue: Int32
 
     /// The process with id `rawValue`.
+    ///
+    /// - Complexity: O(1)
     public init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
     /// Orders ids numerically.
+    ///
+    /// - Complexity: O(1)
     public static func < (lhs: ProcessID, rhs: ProcessID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// The id in decimal, as in `/proc/<pid>`.

@@ -21,6 +21,8 @@ public struct SkippedProcess: Error, Hashable, Sendable, CustomStringConvertible
     public var reason: Reason
 
     /// A skipped entry.
+    ///
+    /// - Complexity: O(1)
     public init(pid: ProcessID, reason: Reason) {
         self.pid = pid
         self.reason = reason

@@ -1,7 +1,7 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-// Reading and writing traces as JSON Lines (DESIGN.md, "Trace").
+// Reading and writing traces as JSON Lines (docs/DESIGN.md, "Trace").
 
 extension Trace {
     /// The most distinct view names one app may have in a trace (its launch's views and the

@@ -1,7 +1,7 @@
 import MemoryPressure
 
 /// A workload as a sequence of timed actions: what `replay` and `simulate` feed the engine, and
-/// what the JSON Lines trace format (DESIGN.md, "Trace") holds.
+/// what the JSON Lines trace format (docs/DESIGN.md, "Trace") holds.
 public struct Trace: Sendable, Hashable {
     /// One timed action, with the line it came from (0 when built in code).
     public struct Entry: Sendable, Hashable {

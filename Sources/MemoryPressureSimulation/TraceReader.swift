@@ -1,7 +1,7 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-/// Reads a JSON Lines trace (DESIGN.md, "Trace") one entry at a time from a ``ByteLineReader``,
+/// Reads a JSON Lines trace (docs/DESIGN.md, "Trace") one entry at a time from a ``ByteLineReader``,
 /// with the rules and the errors of ``Trace/init(jsonLines:file:)`` (which is built on it): the
 /// optional `device` line first, times that never go backwards, the view and notification limits.
 /// Memory holds one line, the last launch description of every app and the names counted

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Our `oom_badness` against the running kernel's `/proc/<pid>/oom_score`, on child processes
 /// holding different amounts of memory with different `oom_score_adj`.
-@Suite struct KernelOOMScoreTests {
+@Suite(.tags(.machine), .machineDependent) struct KernelOOMScoreTests {
     /// One child: how much it holds and the adjustment it gets.
     struct Child {
         var mebibytes: Int

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The engine ranking this machine's processes, against the kernel's own scores and against
 /// earlyoom's choice, on child processes started for the test.
-@Suite(.serialized) struct LiveKillOrderTests {
+@Suite(.serialized, .tags(.machine), .machineDependent) struct LiveKillOrderTests {
     @Test("linux-oom ranks live processes in the kernel's oom_score order (ties aside)", .timeLimit(.minutes(1)))
     func linuxOOMMatchesKernelOrder() throws {
         var specs = [

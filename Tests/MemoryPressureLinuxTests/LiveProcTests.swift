@@ -2,9 +2,10 @@ import Foundation
 import MemoryPressure
 import MemoryPressureLinux
 import Testing
+import TestSupport
 
 /// Reading this machine's real `/proc` (read-only).
-@Suite struct LiveProcTests {
+@Suite(.tags(.machine), .machineDependent) struct LiveProcTests {
     @Test func thisProcessAppearsWithAPlausibleFootprint() throws {
         let snapshot = try LinuxSystemSnapshot.read()
         #expect(snapshot.memory.total.value > 0)

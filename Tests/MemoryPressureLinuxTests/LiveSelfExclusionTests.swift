@@ -3,11 +3,12 @@ import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureLinux
 import Testing
+import TestSupport
 
 // Issue 12, item 11: live mode does not rank itself (earlyoom's kill.c find_largest_process()
 // likewise drops its own pid), and lmkd's PSI triggers for reading /proc/pressure/memory.
 
-@Suite("live mode leaves this process out; lmkd's PSI defaults")
+@Suite("live mode leaves this process out; lmkd's PSI defaults", .tags(.machine), .machineDependent)
 struct LiveSelfExclusionTests {
     @Test("the live /proc reading leaves this process out of the ranking and says which it is")
     func ownProcessLeftOut() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MemoryPressure
 import Testing
+import TestSupport
 
 @testable import MemoryPressureLinux
 
@@ -8,7 +9,7 @@ import Testing
 // kthreadd's children cost one readlink instead of a status read, and oom_score is read only
 // when asked for — and must still give the same table.
 
-@Suite("The /proc scan: the kernel-thread shortcut and the optional kernel score")
+@Suite("The /proc scan: the kernel-thread shortcut and the optional kernel score", .tags(.machine), .machineDependent)
 struct ProcScanTests {
     @Test("every entry the live scan skips as a kernel thread is one by its status file too")
     func kernelThreadShortcutAgreesWithStatus() throws {

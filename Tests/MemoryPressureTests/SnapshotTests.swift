@@ -4,7 +4,7 @@ import MemoryPressureFormats
 import Testing
 import TestSupport
 
-// Snapshots (DESIGN.md, "Snapshot"): YAML or JSON, every field checked, every error naming the
+// Snapshots (docs/DESIGN.md, "Snapshot"): YAML or JSON, every field checked, every error naming the
 // file, line, column and field path.
 
 /// A valid snapshot; the line numbers in the tests below refer to it.
