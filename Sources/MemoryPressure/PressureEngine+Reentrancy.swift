@@ -47,15 +47,26 @@ extension PressureEngine {
     ///   ``EngineError/deferredActionsFailed(_:)`` if deferred actions failed.
     @inline(__always)
     func mutate(_ body: () throws(EngineError) -> Void) throws(EngineError) {
-        mutationDepth += 1
+        mutationDepth &+= 1
         do {
             try body()
         } catch {
-            deferredWork.removeAll()
-            mutationDepth -= 1
-            reclaimEndedRecords()
+            mutationDepth &-= 1
+            if _slowPath(!deferredWork.isEmpty) { deferredWork.removeAll() }
+            if _slowPath(!endedApps.isEmpty) { reclaimEndedRecords() }
             throw error
         }
+        // The common case: no callback asked for anything, no record to reclaim.
+        let failures = _slowPath(!deferredWork.isEmpty) ? applyDeferredWork() : []
+        mutationDepth &-= 1
+        if _slowPath(!endedApps.isEmpty) { reclaimEndedRecords() }
+        if _slowPath(!failures.isEmpty) { throw .deferredActionsFailed(failures) }
+    }
+
+    /// Applies the deferred work in order (and any it defers in turn), still inside the
+    /// mutation, and returns the failures.
+    @inline(never)
+    func applyDeferredWork() -> [DeferredActionFailure] {
         var failures: [DeferredActionFailure] = []
         var next = 0
         while next < deferredWork.count {
@@ -68,9 +79,7 @@ extension PressureEngine {
             }
         }
         deferredWork.removeAll(keepingCapacity: true)
-        mutationDepth -= 1
-        reclaimEndedRecords()
-        if !failures.isEmpty { throw .deferredActionsFailed(failures) }
+        return failures
     }
 
     /// Queues `action` at `time` to be applied when the current mutation has finished.

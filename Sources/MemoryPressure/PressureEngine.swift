@@ -148,24 +148,30 @@ public final class PressureEngine {
     @exclusivity(unchecked)
     var eventTrimPoint = Int.max
     /// Events dropped by ``eventRetention`` since the engine was made.
+    @exclusivity(unchecked)
     public internal(set) var droppedEvents = 0
 
     /// How many mutations are in progress (more than one only while callbacks run).
     @exclusivity(unchecked)
     var mutationDepth = 0
     /// Mutations callbacks requested, applied when the outermost mutation finishes.
+    @exclusivity(unchecked)
     var deferredWork: [DeferredWork] = []
     /// Whether the records of apps that ended (terminated, killed, forgotten) are kept, so the
     /// engine remembers their relaunch history (``BandOrder/expectedRelaunchCost``, last use).
     /// On, the default, suits a phone's fixed set of apps; off suits a server with churning
     /// tenant ids: an app's record is reclaimed when it ends, its slot reused, and its
     /// ``AppReference``s go stale.
+    @exclusivity(unchecked)
     public var retainsEndedApps = true
     /// Apps that ended during the current mutation, reclaimed when it finishes.
+    @exclusivity(unchecked)
     var endedApps: [Int32] = []
     /// Reclaimed slots of `apps`, reused before the array grows.
+    @exclusivity(unchecked)
     var freeSlots: [Int32] = []
     /// Each slot's generation: bumped when its record is reclaimed, so references detect reuse.
+    @exclusivity(unchecked)
     var generations: [UInt32] = []
     var delegates: [Int32: any ApplicationDelegate] = [:]
     var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
