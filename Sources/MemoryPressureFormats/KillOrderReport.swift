@@ -11,9 +11,9 @@ public struct KillOrderReport {
     public var free: Bytes
     /// The pressure level that free memory means under the policy.
     public var level: PressureLevel
-    /// The victims, in kill order (``PressureEngine/killOrder(limit:)``).
+    /// The victims, in kill order (`PressureEngine.killOrder(limit:)`).
     public var order: [KillCandidate]
-    /// The apps the policy never kills, with the reason (``PressureEngine/protectedApps()``).
+    /// The apps the policy never kills, with the reason (`PressureEngine.protectedApps()`).
     public var protected: [(app: AppID, reason: String)]
     /// Whether each row also shows the key that ordered it.
     public var explain: Bool

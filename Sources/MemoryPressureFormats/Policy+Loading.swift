@@ -13,8 +13,10 @@ extension Policy {
     /// reported, each naming the file, the line and column, the key path, what was found and
     /// what was expected.
     ///
-    /// - Parameter file: the name used in error messages.
-    /// - Throws: ``PolicyErrors`` with at least one problem.
+    /// - Parameters:
+    ///   - text: the policy, in YAML or JSON.
+    ///   - file: the name used in error messages.
+    /// - Throws: `PolicyErrors` with at least one problem.
     ///
     /// - Complexity: O(length of the text + size of the policy)
     public init(yaml text: String, file: String) throws(PolicyErrors) {

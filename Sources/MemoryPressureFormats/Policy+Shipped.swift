@@ -8,7 +8,7 @@ extension Policy {
 
     /// The shipped policy named `name`, parsed from the text compiled into the library.
     ///
-    /// - Throws: ``PolicyErrors`` if no shipped policy has that name.
+    /// - Throws: `PolicyErrors` if no shipped policy has that name.
     ///
     /// - Complexity: O(length of the policy's text), parsed on every call
     public static func shipped(_ name: String) throws(PolicyErrors) -> Policy {

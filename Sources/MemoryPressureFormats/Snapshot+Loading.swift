@@ -4,10 +4,10 @@ extension Snapshot {
     /// Parses a snapshot from YAML or JSON text (a document starting with `{` is JSON). Every
     /// field is checked: unknown keys, wrong types, unknown states or background modes, duplicate
     /// ids, caches larger than the footprint, a reserve not below the memory — each an
-    /// ``InputError`` naming the file, line, column and field path.
+    /// `InputError` naming the file, line, column and field path.
     ///
     /// A document is first read in one streaming pass straight into its apps, with no document
-    /// tree (``SnapshotJSONDecoder``, ``SnapshotYAMLDecoder``); only when that pass meets
+    /// tree (`SnapshotJSONDecoder`, `SnapshotYAMLDecoder`); only when that pass meets
     /// something it does not accept is the document read again by the strict reader, which
     /// builds a tree and words the error. Both apply the same rules (SnapshotFields.swift), so
     /// the result does not depend on which one read the document.

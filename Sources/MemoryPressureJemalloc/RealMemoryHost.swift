@@ -1,7 +1,7 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-/// Runs a ``PressureEngine`` on real memory: every app (or tenant) gets a jemalloc arena of its
+/// Runs a `PressureEngine` on real memory: every app (or tenant) gets a jemalloc arena of its
 /// own (a ``TenantMemory``), and every byte the engine counts for it is really allocated there,
 /// scaled by ``RealMemoryConfiguration/scale``.
 ///
@@ -26,7 +26,7 @@ import MemoryPressureFormats
 ///     print(host.report.kills.measured)
 ///
 /// **The engine keeps its own books; the arenas are the measurement.** The host does not feed
-/// the arenas' footprints back into the engine (``PressureEngine/changeFootprint(of:by:purgeable:at:)``):
+/// the arenas' footprints back into the engine (`PressureEngine.changeFootprint(of:by:purgeable:at:)`):
 /// the difference is allocator overhead (the arena's metadata, page rounding, padding), which
 /// the engine would have to charge to the app's base memory, although no purge can release it
 /// and an arena reset leaves the metadata in place, so every later kill would "expect" bytes
@@ -80,7 +80,7 @@ public final class RealMemoryHost {
     /// Applies `action` at `time` to the engine, then mirrors its effect into the apps' arenas,
     /// measuring every kill and purge (see the type's description).
     ///
-    /// - Returns: the events the action caused, as ``PressureEngine/takeEvents()`` gives them.
+    /// - Returns: the events the action caused, as `PressureEngine.takeEvents()` gives them.
     /// - Throws: ``RealMemoryError/engine(_:)`` if the engine refuses the action (nothing
     ///   changed); ``RealMemoryError/jemalloc(_:app:)`` if an arena operation fails and
     ///   ``RealMemoryError/outOfSync(app:step:engine:mirrored:)`` if the arenas no longer match

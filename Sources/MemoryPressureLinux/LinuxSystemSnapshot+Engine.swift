@@ -47,7 +47,7 @@ extension LinuxSystemSnapshot {
 /// and moves only what changed in the engine's kill queue, instead of rebuilding and sorting.
 /// Read-only: it never sends a signal.
 public final class LiveKillOrder {
-    /// The engine holding the processes; read its ``PressureEngine/killOrder(limit:)``.
+    /// The engine holding the processes; read its `PressureEngine.killOrder(limit:)`.
     public private(set) var engine: PressureEngine
     /// Where `/proc` is read from.
     public let fileSystem: ProcFileSystem

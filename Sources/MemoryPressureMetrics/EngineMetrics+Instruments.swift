@@ -12,7 +12,7 @@ extension EngineMetrics {
         let free: Gauge
         let used: Gauge
         let limit: Gauge
-        /// Indexed by ``PressureLevel/rawValue``.
+        /// Indexed by `PressureLevel.rawValue`.
         let levelChanges: [Counter]
         /// Indexed by warning level − 1 (levels 1 and 2).
         let warnings: [Counter]
@@ -21,7 +21,7 @@ extension EngineMetrics {
         let freedByPurge: [Event.PurgeKind: Counter]
         let classifier: KillClassifier
 
-        /// The `by` label of bytes freed by kills (the purges use ``Event/PurgeKind``'s raw values).
+        /// The `by` label of bytes freed by kills (the purges use `Event.PurgeKind`'s raw values).
         static let killFreed = "kill"
 
         /// Makes every metric of `names` with `factory`, for an engine following `policy`.

@@ -1,7 +1,7 @@
 import CoreMetrics
 import MemoryPressure
 
-/// Reports one ``PressureEngine`` through swift-metrics: the pressure level, free, used and usable
+/// Reports one `PressureEngine` through swift-metrics: the pressure level, free, used and usable
 /// memory as gauges, and memory warnings, kills (by reason and band), level changes and bytes
 /// freed as counters. Every metric is listed, with its labels, unit and the earlyoom, systemd-oomd
 /// or node_exporter figure to chart it beside, by ``catalog(labelPrefix:)``.
@@ -9,7 +9,7 @@ import MemoryPressure
 /// The engine's only engine-wide observation point is its event log (the per-app observers of
 /// `PressureEngine+Observers.swift` see one app's warnings, never a kill or a level change), so the
 /// metrics are fed from the log: drain it with ``takeEvents()`` instead of
-/// ``PressureEngine/takeEvents()``, or pass what you drained yourself to ``record(_:)``. Neither
+/// `PressureEngine.takeEvents()`, or pass what you drained yourself to ``record(_:)``. Neither
 /// changes what the engine does or logs.
 ///
 ///     let engine = try PressureEngine(device: .iPhone4, policy: .ios4)
@@ -57,7 +57,7 @@ public final class EngineMetrics {
         update()
     }
 
-    /// Drains the engine's event log (``PressureEngine/takeEvents()``), records it, and returns it.
+    /// Drains the engine's event log (`PressureEngine.takeEvents()`), records it, and returns it.
     ///
     /// - Complexity: O(events drained)
     public func takeEvents() -> [Event] {

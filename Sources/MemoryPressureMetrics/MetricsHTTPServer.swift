@@ -74,7 +74,11 @@ public final class MetricsHTTPServer: @unchecked Sendable {
     /// Binds and listens on `address` (an IPv4 or IPv6 literal) and `port` (0: any free port; see
     /// ``port``). Nothing is served before ``start()``.
     ///
-    /// - Parameter body: makes the response body of each `GET /metrics`; called on a server thread.
+    /// - Parameters:
+    ///   - address: the IPv4 or IPv6 literal to listen on (`127.0.0.1` keeps it local).
+    ///   - port: the TCP port, 1–65535, or 0 for any free port.
+    ///   - limits: the bounds a client cannot push the server past.
+    ///   - body: makes the response body of each `GET /metrics`; called on a server thread.
     /// - Throws: ``MetricsHTTPServerError`` naming the address or port and what failed.
     /// - Complexity: O(length of the address), plus the socket calls.
     public init(

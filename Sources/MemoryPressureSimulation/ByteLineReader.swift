@@ -95,7 +95,7 @@ public final class ByteLineReader {
     /// The next line as text without its line end (a CR before the LF is dropped, and one more CR
     /// before that, as `InputText.lines` splits at the `"\r\n"` character), or `nil` at the end.
     ///
-    /// - Throws: ``InputError`` for a line longer than ``maximumLineBytes``, a byte that is not
+    /// - Throws: `InputError` for a line longer than ``maximumLineBytes``, a byte that is not
     ///   UTF-8, or a read that fails.
     /// - Complexity: O(length of the line), amortized.
     public func nextLine() throws(InputError) -> String? {

@@ -13,7 +13,7 @@ extension Comparison {
     /// `readers(sample)` must return a new reader at the start of the sample's trace each time
     /// it is called, from any task (``ByteLineReader/Source/file(_:)`` shares one descriptor).
     ///
-    /// - Throws: ``InputError`` for a malformed line, ``ReplayError`` as
+    /// - Throws: `InputError` for a malformed line, ``ReplayError`` as
     ///   ``run(traces:name:policies:samples:launchCost:parallelism:progress:)``.
     /// - Complexity: O((policies + 1) × length of the traces) reading, plus the runs.
     public static func run(

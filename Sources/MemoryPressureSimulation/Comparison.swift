@@ -215,7 +215,7 @@ extension Comparison {
     }
 
     /// Whether `policy` models a real system's killer: it orders no band by learnt relaunch cost
-    /// (``BandOrder/expectedRelaunchCost``) or by clairvoyant scores (the oracle).
+    /// (`BandOrder.expectedRelaunchCost`) or by clairvoyant scores (the oracle).
     ///
     /// - Complexity: O(bands of `policy`)
     public static func isRealKiller(_ policy: Policy) -> Bool {

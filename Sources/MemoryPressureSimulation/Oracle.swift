@@ -8,7 +8,7 @@ import MemoryPressureFormats
 /// app with the largest (time until it is next opened) × bytes / (cold − warm launch seconds);
 /// apps never opened again go first, the largest of them first.
 ///
-/// It obeys the lifecycle of ``Policy/ios4`` (the same thresholds, warnings, purges and bands:
+/// It obeys the lifecycle of `Policy.ios4` (the same thresholds, warnings, purges and bands:
 /// suspended apps before background ones, the foreground app last and only after it ignored both
 /// warnings); only the order inside a band is clairvoyant. With apps of different sizes and
 /// costs the offline optimum is NP-hard, so this is a heuristic, not a proven bound (the tests
@@ -17,8 +17,8 @@ public enum Oracle {
     /// The oracle's name in `--policies`.
     public static let name = "oracle"
 
-    /// The oracle as a policy: ``Policy/ios4`` with every band ordered by
-    /// ``BandOrder/externalScore``. Runs that use it get their scores from ``score(for:launchCost:)``.
+    /// The oracle as a policy: `Policy.ios4` with every band ordered by
+    /// `BandOrder.externalScore`. Runs that use it get their scores from ``score(for:launchCost:)``.
     public static var policy: Policy {
         var policy = Policy.ios4
         policy.name = name
@@ -87,7 +87,7 @@ public enum Oracle {
         return low < times.count ? times[low] : nil
     }
 
-    /// Whether `policy` needs clairvoyant scores (a band ordered by ``BandOrder/externalScore``).
+    /// Whether `policy` needs clairvoyant scores (a band ordered by `BandOrder.externalScore`).
     ///
     /// - Complexity: O(bands of `policy`)
     public static func isClairvoyant(_ policy: Policy) -> Bool {

@@ -28,7 +28,7 @@ public enum Replay {
     /// (so the whole log need not be held in memory).
     ///
     /// - Throws: ``ReplayError`` for the first action the engine refuses for another reason than
-    ///   a kill (events before it have been delivered to `sink`), or the policy's ``EngineError``
+    ///   a kill (events before it have been delivered to `sink`), or the policy's `EngineError`
     ///   wrapped at line 0.
     /// - Complexity: O(entries × engine cost per action)
     @discardableResult
@@ -50,7 +50,7 @@ public enum Replay {
     /// - Parameters:
     ///   - openTimes: for a clairvoyant policy (``Oracle/isClairvoyant(_:)``), the trace's open
     ///     times (``Oracle/openTimes(of:)``, or ``TraceSummary/openTimes``); ignored otherwise.
-    /// - Throws: ``InputError`` for a malformed line of a streamed source, ``ReplayError`` as
+    /// - Throws: `InputError` for a malformed line of a streamed source, ``ReplayError`` as
     ///   ``run(_:policy:file:sink:)``; for a ``TraceReader``, the error a whole-file read would
     ///   have reported first (``TraceReader/wholeFileError(for:)``). Errors of `sink` pass through.
     /// - Complexity: O(entries × (engine cost per action + length of a line))
@@ -95,7 +95,7 @@ public enum Replay {
     /// Replays `trace` and returns the whole event log.
     ///
     /// - Throws: ``ReplayError`` for the first action the engine refuses for another reason than a kill.
-    /// - Complexity: the engine's cost per entry (see ``PressureEngine/apply(_:at:)``), plus O(events)
+    /// - Complexity: the engine's cost per entry (see `PressureEngine.apply(_:at:)`), plus O(events)
     ///   for the log.
     public static func events(_ trace: Trace, policy: Policy, file: String = "<trace>") throws -> [Event] {
         var log: [Event] = []

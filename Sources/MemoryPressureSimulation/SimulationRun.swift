@@ -22,7 +22,7 @@ public struct SimulationRun: Sendable {
     /// - Throws: ``ReplayError`` if the policy cannot be used (line 0) or the trace has an action
     ///   the engine refuses for another reason than a kill (a malformed trace).
     /// - Complexity: O(size of the policy) to set up the engine and O(entries) for an oracle's scores, plus
-    ///   the engine's cost of each entry (see ``PressureEngine/apply(_:at:)``) and the metrics' cost of
+    ///   the engine's cost of each entry (see `PressureEngine.apply(_:at:)`) and the metrics' cost of
     ///   each event it logs (see ``MetricsCollector/record(_:)``).
     public static func run(
         _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>",
@@ -49,7 +49,7 @@ public struct SimulationRun: Sendable {
     /// For a source that parses its input, the engine timings (``Metrics/eventsPerSecond``,
     /// ``Metrics/nanosecondsPerDecision``) count the engine's work only, not the parsing.
     ///
-    /// - Throws: ``ReplayError`` as the in-memory form; ``InputError`` for a malformed line (for a
+    /// - Throws: ``ReplayError`` as the in-memory form; `InputError` for a malformed line (for a
     ///   ``TraceReader``, the error a whole-file read would have reported first).
     /// - Complexity: O(entries × (engine cost per action + length of a line))
     public static func run<Source: TraceEntrySource>(

@@ -25,7 +25,7 @@ public struct SweepFile: Sendable, Hashable {
 
     /// Reads a sweep file.
     ///
-    /// - Throws: ``InputError`` naming the file, line, column and field of the first problem and
+    /// - Throws: `InputError` naming the file, line, column and field of the first problem and
     ///   what was expected.
     /// - Complexity: O(length of `text`)
     public init(yaml text: String, file: String) throws(InputError) {

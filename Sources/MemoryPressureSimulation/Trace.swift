@@ -22,7 +22,7 @@ public struct Trace: Sendable, Hashable {
         }
     }
 
-    /// The device the trace runs on (the optional first `device` line; ``Device/iPhone4`` if absent).
+    /// The device the trace runs on (the optional first `device` line; `Device.iPhone4` if absent).
     public var device: Device
     /// The actions, in time order.
     public var entries: [Entry]

@@ -10,7 +10,7 @@ public protocol TraceEntrySource {
     static var readsInput: Bool { get }
     /// The next entry, or `nil` at the end.
     ///
-    /// - Throws: ``InputError`` for a malformed entry (never, for a trace in memory).
+    /// - Throws: `InputError` for a malformed entry (never, for a trace in memory).
     mutating func next() throws(InputError) -> Trace.Entry?
     /// The error to report when `error` stopped a replay of this source (see
     /// ``TraceReader/wholeFileError(for:)``); a trace in memory reports `error` itself.

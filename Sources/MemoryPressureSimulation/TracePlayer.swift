@@ -21,7 +21,7 @@ public struct TracePlayer {
 
     /// Applies `entry` and returns the events it caused, or `nil` when it was skipped.
     ///
-    /// - Throws: the engine's ``EngineError`` for an action refused for any other reason.
+    /// - Throws: the engine's `EngineError` for an action refused for any other reason.
     /// - Complexity: the engine's cost for the action.
     public mutating func apply(_ entry: Trace.Entry) throws(EngineError) -> [Event]? {
         do {

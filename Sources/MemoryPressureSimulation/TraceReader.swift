@@ -8,7 +8,7 @@ import MemoryPressureFormats
 /// against the limits, never the trace: `replay` and `compare --trace` read files of any length
 /// this way.
 public struct TraceReader {
-    /// The device the trace runs on: its `device` line, or ``Device/iPhone4`` if it has none.
+    /// The device the trace runs on: its `device` line, or `Device.iPhone4` if it has none.
     public private(set) var device: Device = .iPhone4
     /// The lines the trace is read from.
     public let lines: ByteLineReader
@@ -39,7 +39,7 @@ public struct TraceReader {
 
     /// The next entry, or `nil` at the end of the trace.
     ///
-    /// - Throws: ``InputError`` naming the file, line, column and field of a bad line.
+    /// - Throws: `InputError` naming the file, line, column and field of a bad line.
     /// - Complexity: O(length of the line)
     public mutating func next() throws(InputError) -> Trace.Entry? {
         if let error = pendingError {

@@ -29,7 +29,7 @@ public struct TraceSummary: Sendable {
     /// Reads `reader` to its end.
     ///
     /// - Parameter keepingOpens: whether to keep ``openTimes`` (for a clairvoyant policy).
-    /// - Throws: ``InputError`` for the first malformed line.
+    /// - Throws: `InputError` for the first malformed line.
     /// - Complexity: O(length of the trace); memory O(opens) with `keepingOpens`, else O(1)
     ///   beyond the reader's.
     public init(reading reader: inout TraceReader, keepingOpens: Bool) throws(InputError) {

@@ -19,11 +19,11 @@ public enum UsageLogImport {
     /// quoted as RFC 4180 says (`"Foo, Inc."`, `""` for a quote); lines end with LF or CRLF.
     /// Timestamps are seconds (integers or decimals, at most ``maximumTimestamp`` either side of
     /// zero) or valid ISO 8601 dates (`2016-05-03T08:15:00Z` or with a space, years 1–9999).
-    /// App names must be app ids (printable characters, see ``AppID/problem(with:)``).
+    /// App names must be app ids (printable characters, see `AppID.problem(with:)`).
     /// Apps get footprints from `catalogue` (by app name) or, for unknown names, a stable size
     /// drawn from `workload`'s footprint distribution, so imports are deterministic.
     ///
-    /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row;
+    /// - Throws: `InputError` naming the file, line and column (field) of the first bad row;
     ///   a message quotes at most a short excerpt of the input.
     /// - Complexity: O(length of the text + rows × log rows) (rows are grouped by user and sorted
     ///   by time), plus O(apps) per user for the footprints.
@@ -42,7 +42,7 @@ public enum UsageLogImport {
     /// user's trace is only built once the whole file has been read (a later row may come
     /// earlier in time); each kept user's trace is then built, its rows sorted by time.
     ///
-    /// - Throws: ``InputError`` naming the file, line and column (field) of the first bad row.
+    /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
     /// - Complexity: O(length of the input + kept rows × log(rows of a user)); memory O(kept
     ///   rows + users + distinct app names) beyond one line's buffer.
     public static func parse(
@@ -110,7 +110,7 @@ public enum UsageLogImport {
     /// The users of the log `lines` holds, in the order of their first row, every row checked:
     /// what a sharded sweep needs before it keeps any trace. Memory holds the users' names only.
     ///
-    /// - Throws: ``InputError`` for the first bad row.
+    /// - Throws: `InputError` for the first bad row.
     /// - Complexity: O(length of the input); memory O(users).
     public static func users(_ lines: ByteLineReader) throws(InputError) -> [String] {
         var reader = UsageLogReader(lines)

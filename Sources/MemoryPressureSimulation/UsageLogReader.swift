@@ -3,7 +3,7 @@ import MemoryPressure
 /// Reads an app-usage log (the form ``UsageLogImport`` imports) one row at a time from a
 /// ``ByteLineReader``: the header row names the columns, and every row after it is checked —
 /// time, event, app name, user — with the errors of ``UsageLogImport/parse(_:file:workload:)``.
-/// Memory holds one record (``DelimitedText/Reader``), never the file.
+/// Memory holds one record (`DelimitedText.Reader`), never the file.
 public struct UsageLogReader {
     /// One checked row.
     public struct Row: Sendable, Hashable {
@@ -93,7 +93,7 @@ public struct UsageLogReader {
 
     /// The next row, checked, or `nil` at the end of the log.
     ///
-    /// - Throws: ``InputError`` naming the line, column and field of a bad row — the first error
+    /// - Throws: `InputError` naming the line, column and field of a bad row — the first error
     ///   reading the whole file first reported: an invalid UTF-8 byte anywhere, then a syntax error
     ///   anywhere, then the first bad row (the rest of the input is read to find out).
     /// - Complexity: O(length of the row); on an error, O(length of the rest of the input).

@@ -48,7 +48,7 @@ extension Workload {
     ///             backgroundUse: 50%, backgroundSeconds: { median: 1500, p99: 10800 } }
     ///     launchCost: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # seconds
     ///
-    /// - Throws: ``InputError`` naming the file, line, column and key path of the first problem.
+    /// - Throws: `InputError` naming the file, line, column and key path of the first problem.
     /// - Complexity: O(length of `text`)
     public init(yaml text: String, file: String) throws(InputError) {
         let document = try ConfigObject(try ConfigNode.parseYAML(text, file: file), file: file)

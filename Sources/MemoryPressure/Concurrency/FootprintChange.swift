@@ -18,7 +18,7 @@ public struct FootprintChange: Sendable, Hashable {
     }
 }
 
-/// An action of a batch and its time (``SharedPressureEngine/apply(_:)``).
+/// An action of a batch and its time (``SharedPressureEngine/apply(_:)-([TimedAction])``).
 public struct TimedAction: Sendable, Hashable {
     /// The action.
     public var action: Action

@@ -13,8 +13,11 @@ public actor PressureEngineActor {
 
     /// An engine for `device` following `policy`, owned by the actor.
     ///
-    /// - Parameter eventBuffer: how many events ``events`` buffers for a consumer that falls
-    ///   behind (0: none are kept).
+    /// - Parameters:
+    ///   - device: the device whose memory the engine accounts.
+    ///   - policy: the policy it follows.
+    ///   - eventBuffer: how many events ``events`` buffers for a consumer that falls behind
+    ///     (0: none are kept).
     /// - Throws: what ``PressureEngine/init(device:policy:)`` throws.
     /// - Complexity: O(size of the policy)
     public init(device: Device, policy: Policy, eventBuffer: Int = 4096) throws(EngineError) {

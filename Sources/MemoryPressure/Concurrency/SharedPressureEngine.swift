@@ -33,9 +33,11 @@ public final class SharedPressureEngine: @unchecked Sendable {
     /// A shared engine for `device` following `policy`.
     ///
     /// - Parameters:
+    ///   - device: the device whose memory the engine accounts.
+    ///   - policy: the policy it follows.
     ///   - eventBuffer: how many events ``events`` buffers for a consumer that falls behind
     ///     (0: no events are kept at all, for callers that only need the engine's state).
-    ///   - clock: the time, in seconds, for the calls that take none (``apply(_:)``,
+    ///   - clock: the time, in seconds, for the calls that take none (`apply(_:)` with one action,
     ///     ``changeFootprint(of:by:purgeable:)``). It is read while the lock is held, so threads
     ///     racing to report see times in the order their calls took effect; `nil` uses the time of
     ///     the engine's last action.
@@ -90,7 +92,7 @@ public final class SharedPressureEngine: @unchecked Sendable {
 
     deinit { publisher.finish() }
 
-    /// The engine's events, in order, for one consumer. Bounded (see ``init(device:policy:eventBuffer:)``).
+    /// The engine's events, in order, for one consumer. Bounded (see ``init(device:policy:eventBuffer:clock:)``).
     public var events: AsyncStream<Event> { publisher.stream }
 
     /// Ends ``events``: its consumer's loop ends after the events already buffered. Later events

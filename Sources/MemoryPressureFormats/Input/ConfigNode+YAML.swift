@@ -14,12 +14,12 @@ extension ConfigNode {
     /// else, and every quoted scalar, is a string. A leading UTF-8 byte order mark and CRLF line
     /// ends are accepted.
     ///
-    /// Hostile documents are refused with an ``InputError`` rather than expanded: aliases that
+    /// Hostile documents are refused with an `InputError` rather than expanded: aliases that
     /// add more than ``maximumAliasExpansion`` values in all, nesting deeper than
     /// ``maximumYAMLDepth``, numbers that are not finite, more than one document. Duplicate keys
     /// are left to ``ConfigObject``, which names the second occurrence.
     ///
-    /// - Throws: ``InputError`` with the line and column of a syntax error, naming `file`.
+    /// - Throws: `InputError` with the line and column of a syntax error, naming `file`.
     /// - Complexity: O(length of `text`)
     package static func parseYAML(_ text: String, file: String) throws(InputError) -> ConfigNode {
         var bytes = Array(text.utf8)
@@ -76,7 +76,7 @@ struct YAMLComposer {
         return root
     }
 
-    /// The next event; a scanner or parser error becomes an ``InputError`` in our words.
+    /// The next event; a scanner or parser error becomes an `InputError` in our words.
     private mutating func next() throws(InputError) -> yaml_event_t {
         var event = yaml_event_t()
         guard yaml_parser_parse(&parser, &event) == 1 else {

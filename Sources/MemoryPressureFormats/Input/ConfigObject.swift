@@ -18,7 +18,7 @@ package final class ConfigObject {
 
     /// Reads `node`, which must be a mapping.
     ///
-    /// - Throws: ``InputError`` if it is not a mapping or has a duplicate key.
+    /// - Throws: `InputError` if it is not a mapping or has a duplicate key.
     package init(_ node: ConfigNode, file: String, path: String = "") throws(InputError) {
         self.file = file
         self.path = path
@@ -136,7 +136,7 @@ package final class ConfigObject {
         return "\(value)"
     }
 
-    /// An app id at `key`: a non-empty string of printable characters (see ``AppID/problem(with:)``).
+    /// An app id at `key`: a non-empty string of printable characters (see `AppID.problem(with:)`).
     package func appID(_ key: String) throws(InputError) -> AppID {
         let node = try required(key, expected: "an app id")
         guard case .string(let text) = node.value else {
@@ -177,7 +177,7 @@ package final class ConfigObject {
         return try Self.size(node, object: self, key: key)
     }
 
-    /// The size `node` holds: bytes, or a string with a unit, from 0 to ``Bytes/maximum``.
+    /// The size `node` holds: bytes, or a string with a unit, from 0 to `Bytes.maximum`.
     package static func size(_ node: ConfigNode, object: ConfigObject, key: String) throws(InputError) -> Bytes {
         switch try sizeOrPercent(node, object: object, key: key, allowsPercent: false) {
         case .bytes(let bytes): return bytes
@@ -191,7 +191,7 @@ package final class ConfigObject {
         return try Self.sizeOrPercent(node, object: self, key: key, allowsPercent: true)
     }
 
-    /// The text of ``Bytes/maximum`` in messages.
+    /// The text of `Bytes.maximum` in messages.
     static let maximumSizeText = "1 PiB (\(Bytes.maximum.value) bytes)"
 
     private static func sizeOrPercent(_ node: ConfigNode, object: ConfigObject, key: String, allowsPercent: Bool)

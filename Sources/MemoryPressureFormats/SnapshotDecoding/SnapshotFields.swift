@@ -89,7 +89,7 @@ enum SnapshotKeyText {
 
 /// The values of a snapshot's typed fields, as ConfigObject reads them.
 enum SnapshotValue {
-    /// A size: a whole number of bytes from 0 to ``Bytes/maximum``, or a string with a unit
+    /// A size: a whole number of bytes from 0 to `Bytes.maximum`, or a string with a unit
     /// (`ConfigObject.size(_:object:key:)`).
     static func size(_ value: SnapshotScalar) -> Bytes? {
         switch value {

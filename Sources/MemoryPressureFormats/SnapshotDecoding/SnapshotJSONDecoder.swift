@@ -1,7 +1,7 @@
 import MemoryPressure
 
 /// A streaming decoder of JSON snapshots: one pass over the UTF-8 bytes, each app decoded
-/// straight into a ``ResidentApp`` — no document tree, no `String` for a key, no allocation for a
+/// straight into a `ResidentApp` — no document tree, no `String` for a key, no allocation for a
 /// number — with the strict reader's rules (see SnapshotFields.swift).
 ///
 /// It accepts the JSON grammar of ``JSONParser`` (RFC 8259) restricted to the snapshot schema,

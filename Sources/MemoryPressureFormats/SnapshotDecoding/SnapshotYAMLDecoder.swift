@@ -2,7 +2,7 @@ import CYaml
 import MemoryPressure
 
 /// A streaming decoder of YAML snapshots over libyaml's event stream (the API Yams is built
-/// on): each app is decoded straight from the events into a ``ResidentApp``, with no node tree,
+/// on): each app is decoded straight from the events into a `ResidentApp`, with no node tree,
 /// and each event is released as soon as it is read. Scalars are resolved as the strict reader
 /// resolves them (``YAMLComposer/scalarValue(_:plain:error:)``, YAML's core schema).
 ///
