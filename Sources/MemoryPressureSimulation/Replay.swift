@@ -74,13 +74,7 @@ public enum Replay {
         }
         var player = TracePlayer(engine: engine)
         while true {
-            let entry: Trace.Entry
-            do throws(InputError) {
-                guard let next = try source.next() else { break }
-                entry = next
-            } catch {
-                throw source.wholeFileError(for: error)
-            }
+            guard let entry = try source.nextEntry() else { break }
             let events: [Event]?
             do throws(EngineError) {
                 events = try player.apply(entry)

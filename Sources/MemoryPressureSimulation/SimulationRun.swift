@@ -77,13 +77,7 @@ public struct SimulationRun: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var position = -1
         while true {
-            let entry: Trace.Entry
-            do throws(InputError) {
-                guard let next = try source.next() else { break }
-                entry = next
-            } catch {
-                throw source.wholeFileError(for: error)
-            }
+            guard let entry = try source.nextEntry() else { break }
             position += 1
             let actionStart = timesEachAction ? DispatchTime.now().uptimeNanoseconds : 0
             let events: [Event]

@@ -55,3 +55,15 @@ extension TraceReader: TraceEntrySource {
     /// `true`: every entry is parsed from a line.
     public static var readsInput: Bool { true }
 }
+
+extension TraceEntrySource {
+    /// The next entry, `nil` at the end; for a malformed line, the error a whole-file read would
+    /// have reported (``wholeFileError(for:)``).
+    mutating func nextEntry() throws -> Trace.Entry? {
+        do throws(InputError) {
+            return try next()
+        } catch {
+            throw wholeFileError(for: error)
+        }
+    }
+}

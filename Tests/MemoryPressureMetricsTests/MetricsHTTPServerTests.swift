@@ -15,19 +15,8 @@ import TestSupport
 func exchange(
     port: Int, _ chunks: [[UInt8]], pause: Double = 0, halfClose: Bool = false, readTimeout: Int32 = 30
 ) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(fd >= 0)
+    let fd = try #require(connectToLoopback(port: port), "connect: \(String(cString: strerror(errno)))")
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
     var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     for (index, chunk) in chunks.enumerated() {

@@ -12,19 +12,8 @@ import TestSupport
 /// Sends `text` to 127.0.0.1:`port` and reads the response until the server closes; `nil` if the
 /// connection is refused.
 private func fetch(port: Int, _ text: String) throws -> String? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(fd >= 0)
+    guard let fd = connectToLoopback(port: port) else { return nil }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard connected == 0 else { return nil }
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let bytes = Array(text.utf8)

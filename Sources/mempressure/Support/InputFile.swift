@@ -14,21 +14,25 @@ enum InputFile {
     /// The name error messages use for `path`: `<stdin>` for `-`.
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.excerpt(limit: 200) }
 
+    /// A descriptor open for reading `path` (standard input for `-`), named `name` in errors.
+    ///
+    /// - Throws: ``CLIError`` 66 when the file is missing or cannot be opened.
+    static func openForReading(_ path: String, name: String) throws -> Int32 {
+        guard path != "-" else { return STDIN_FILENO }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw CLIError.notFound("\(name): no such file") }
+            throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
+        }
+        return descriptor
+    }
+
     /// The text of the file at `path` (`-` reads standard input); a UTF-8 byte order mark is
     /// dropped.
     static func read(_ path: String) throws -> String {
         let name = displayName(path)
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = STDIN_FILENO
-        } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-            guard descriptor >= 0 else {
-                let code = errno
-                if code == ENOENT || code == ENOTDIR { throw CLIError.notFound("\(name): no such file") }
-                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
-            }
-        }
+        let descriptor = try openForReading(path, name: name)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
@@ -74,17 +78,7 @@ enum InputFile {
     /// - Complexity: O(1) for a regular file; O(length) for a stream, copied through 64 KiB.
     static func openRereadable(_ path: String) throws -> Rereadable {
         let name = displayName(path)
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = STDIN_FILENO
-        } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-            guard descriptor >= 0 else {
-                let code = errno
-                if code == ENOENT || code == ENOTDIR { throw CLIError.notFound("\(name): no such file") }
-                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(code))))")
-            }
-        }
+        let descriptor = try openForReading(path, name: name)
         var info = stat()
         if fstat(descriptor, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR {
