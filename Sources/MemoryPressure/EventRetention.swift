@@ -30,7 +30,7 @@ extension PressureEngine {
     /// - Complexity: O(events kept)
     func trimEvents() {
         let capacity = eventRetention.capacity
-        eventTrimPoint = capacity == .max ? .max : 2 * capacity
+        eventTrimPoint = capacity > Int.max / 2 ? .max : 2 * capacity
         guard events.count > capacity else { return }
         let excess = events.count - capacity
         droppedEvents += excess

@@ -11,7 +11,7 @@ public struct AppReference: Hashable, Sendable {
     /// has been reclaimed).
     public let index: Int
     /// The slot's generation when the reference was made.
-    public let generation: UInt32
+    public let generation: UInt64
 }
 
 extension PressureEngine {
@@ -57,13 +57,20 @@ extension PressureEngine {
     ) throws(EngineError) {
         guard isCurrent(reference) else { throw .staleReference(reference) }
         if mutationDepth > 0 {
+            // Deferred: applied after the current mutation, if the reference is still current then.
             let id = apps[reference.index].id
             let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
-            deferAction(
+            let action: Action =
                 delta.value >= 0
-                    ? .allocate(app: id, bytes: bytes, purgeable: purgeable)
-                    : .free(app: id, bytes: bytes, purgeable: purgeable),
-                at: time)
+                ? .allocate(app: id, bytes: bytes, purgeable: purgeable) : .free(app: id, bytes: bytes, purgeable: purgeable)
+            deferredWork.append(DeferredWork(action: action, time: time) { engine throws(EngineError) in
+                guard engine.isCurrent(reference) else { throw .staleReference(reference) }
+                guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
+                engine.expireBackgroundTasks(through: time)
+                try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
+                engine.now = time
+                engine.evaluatePressure()
+            })
             return
         }
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }

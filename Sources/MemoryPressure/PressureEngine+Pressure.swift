@@ -40,6 +40,15 @@ extension PressureEngine {
     ///
     /// - Complexity: O(1)
     public func setSwapFree(_ bytes: Bytes) {
+        if mutationDepth > 0 {
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.setSwapFreeNow(bytes) })
+            return
+        }
+        setSwapFreeNow(bytes)
+    }
+
+    /// ``setSwapFree(_:)``'s work, at once.
+    func setSwapFreeNow(_ bytes: Bytes) {
         unattributedSwap = Swift.max(accountant.device.swap.value &- bytes.value &- appSwap, 0)
         updateLevelBounds()
     }

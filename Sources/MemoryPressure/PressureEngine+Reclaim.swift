@@ -85,6 +85,7 @@ extension PressureEngine {
         observers[slot] = nil
         if !viewDelegates.isEmpty { viewDelegates = viewDelegates.filter { $0.key.app != slot } }
         externalScores[index] = nil
+        if !limitViolators.isEmpty { limitViolators.removeAll { $0 == index } }
         apps[index].flags = [.isReclaimed]
         generations[index] &+= 1
         freeSlots.append(slot)

@@ -34,7 +34,10 @@ public struct DeferredActionFailure: Sendable, Hashable, CustomStringConvertible
 
 extension PressureEngine {
     /// Whether the engine is in the middle of a mutation (callbacks may be running): a mutation
-    /// requested now is deferred until the current one has finished.
+    /// requested now — ``apply(_:at:)``, ``changeFootprint(of:by:purgeable:at:)``, ``forget(_:)``,
+    /// ``add(_:)``, ``update(_:)``, ``setSwapFree(_:)``, ``setUnattributedMemory(_:)`` — is deferred
+    /// until the current one has finished. (Registering delegates and observers is not a mutation
+    /// of the books and takes effect at once.)
     ///
     /// - Complexity: O(1)
     public var isMutating: Bool { mutationDepth > 0 }

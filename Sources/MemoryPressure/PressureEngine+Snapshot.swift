@@ -127,6 +127,10 @@ extension PressureEngine {
     ///   ``EngineError/alreadyForeground(_:)`` for a second foreground app, and size errors.
     /// - Complexity: O(log n)
     public func add(_ app: ResidentApp) throws(EngineError) {
+        if mutationDepth > 0 {
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.add(app, queueing: true) })
+            return
+        }
         try add(app, queueing: true)
     }
 
@@ -179,7 +183,16 @@ extension PressureEngine {
     /// - Throws: size errors as ``add(_:)`` does; nothing changes then.
     /// - Complexity: O(log n); O(size of the policy) when the app's oom_score_adj or priority changed.
     public func update(_ app: ResidentApp) throws(EngineError) {
-        guard let found = indexByID[app.id] else { return try add(app) }
+        if mutationDepth > 0 {
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.updateNow(app) })
+            return
+        }
+        try updateNow(app)
+    }
+
+    /// ``update(_:)``'s work, at once.
+    func updateNow(_ app: ResidentApp) throws(EngineError) {
+        guard let found = indexByID[app.id] else { return try add(app, queueing: true) }
         let index = Int(found)
         try checkSizes(of: app)
         if app.state.isResident {
@@ -223,19 +236,35 @@ extension PressureEngine {
     /// - Complexity: O(log n)
     public func forget(_ app: AppID) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.forget(app) })
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.forgetNow(app) })
             return
         }
+        forgetNow(app)
+    }
+
+    /// ``forget(_:)``'s work, at once (also when deferred work runs it inside a mutation): takes
+    /// the app out of memory if it holds anything, then reclaims its record.
+    func forgetNow(_ app: AppID) {
         guard let index = indexByID[app].map(Int.init) else { return }
-        if apps[index].state.isResident { terminate(index) }
+        if apps[index].state.isResident || apps[index].footprint != 0 || extras(index).taskHandle != nil {
+            terminate(index)
+        }
+        syncKillQueue(index)
         releaseRecord(index)
-        endedApps.removeAll()
+        let slot = Int32(truncatingIfNeeded: index)
+        if !endedApps.isEmpty { endedApps.removeAll { $0 == slot } }
     }
 
     /// Records the memory in use outside the apps (a live source's reading).
     ///
     /// - Complexity: O(1)
     public func setUnattributedMemory(_ bytes: Bytes) {
+        if mutationDepth > 0 {
+            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in
+                engine.accountant.setUnattributed(bytes)
+            })
+            return
+        }
         accountant.setUnattributed(bytes)
     }
 

@@ -161,7 +161,9 @@ public final class PressureEngine {
     /// engine remembers their relaunch history (``BandOrder/expectedRelaunchCost``, last use).
     /// On, the default, suits a phone's fixed set of apps; off suits a server with churning
     /// tenant ids: an app's record is reclaimed when it ends, its slot reused, and its
-    /// ``AppReference``s go stale.
+    /// ``AppReference``s go stale. With it, everything attached to the app goes too — its
+    /// delegate, memory-warning observers and view-controller delegates — so an app relaunched
+    /// under the same id starts with none, as a new process would.
     @exclusivity(unchecked)
     public var retainsEndedApps = true
     /// Apps that ended during the current mutation, reclaimed when it finishes.
@@ -172,7 +174,7 @@ public final class PressureEngine {
     var freeSlots: [Int32] = []
     /// Each slot's generation: bumped when its record is reclaimed, so references detect reuse.
     @exclusivity(unchecked)
-    var generations: [UInt32] = []
+    var generations: [UInt64] = []
     var delegates: [Int32: any ApplicationDelegate] = [:]
     var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
     var observers: [Int32: [(serial: Int, handler: (Int) -> MemoryWarningResponse)]] = [:]

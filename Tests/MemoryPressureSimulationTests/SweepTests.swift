@@ -129,7 +129,7 @@ struct SweepTests {
         let shard = SweepShard(index: 2, count: 2)
         let units = Array(definition.units(of: shard))
         let width = definition.policies.count * definition.metrics.count
-        let awkward = [0.1 + 0.2, 1e-300, -0.0, 123_456_789.123_456_79, 1.0 / 3, 5e-324, 0]
+        let awkward = [0.1 + 0.2, 1e-300, -0.0, 123_456_789.123_456_79, 1.0 / 3, Double.leastNonzeroMagnitude, 0]
         let values = units.map { unit in (0..<width).map { awkward[($0 + unit) % awkward.count] } }
         let part = SweepPart(definition: definition, shard: shard, units: units, values: values)
         let read = try SweepPart(parsing: part.text, name: "part")

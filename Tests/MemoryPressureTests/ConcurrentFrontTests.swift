@@ -195,3 +195,15 @@ struct ConcurrentFrontTests {
         #expect(shared.accountant.totalFootprint == .mebibytes(12))
     }
 }
+
+@Suite("Concurrent front: events lost after the stream ends are counted")
+struct ConcurrentFrontEventTests {
+    @Test("after finishEvents every event is counted as dropped")
+    func droppedAfterFinish() throws {
+        let shared = try SharedPressureEngine(
+            device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)), policy: .ios4, eventBuffer: 8)
+        shared.finishEvents()
+        try shared.apply(.launch("A", mib: 10), at: 0)
+        #expect(shared.droppedEvents == 4)  // notRunning→inactive, didFinishLaunching, inactive→active, didBecomeActive
+    }
+}

@@ -133,3 +133,96 @@ struct ReentrancyTests {
         #expect(engine._invariantViolation() == nil)
     }
 }
+
+/// The review's cases: every mutator defers from a callback, exactly once, and the books stay exact.
+@Suite("Re-entrancy: forget, update, batches and stale references from callbacks")
+struct ReentrancyEdgeTests {
+    @Test("forget from an observer is applied once after the mutation, and the record is reclaimed")
+    func forgetFromCallback() throws {
+        let engine = PressureEngine.scenario()
+        try engine.step(0, .launch("B", mib: 40))
+        try engine.step(1, .launch("F", mib: 300))
+        _ = try engine.addMemoryWarningObserver(for: "F") { _ in
+            engine.forget("B")
+            return .comply
+        }
+        try engine.step(2, .allocate("F", mib: 30))
+        #expect(engine.status(of: "B") == nil)
+        #expect(engine.storageStatistics.freeSlots == 1)
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("update and setUnattributedMemory from a callback are deferred, not applied mid-mutation")
+    func liveSettersFromCallback() throws {
+        let engine = PressureEngine.scenario()
+        try engine.step(0, .launch("F", mib: 330))
+        var sawLevelDuringCallback: PressureLevel?
+        _ = try engine.addMemoryWarningObserver(for: "F") { _ in
+            try? engine.update(ResidentApp(id: "G", state: .suspended, footprint: .mebibytes(10)))
+            engine.setUnattributedMemory(.mebibytes(1))
+            sawLevelDuringCallback = engine.level
+            // Not yet applied while the callback runs.
+            #expect(engine.status(of: "G") == nil)
+            return .comply
+        }
+        try engine.step(1, .allocate("F", mib: 30))
+        #expect(sawLevelDuringCallback != nil)
+        #expect(engine.status(of: "G")?.footprint == .mebibytes(10))
+        #expect(engine.accountant.unattributed == .mebibytes(1))
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("a batch element whose deferred work failed counts as completed: retrying never repeats it")
+    func batchWithDeferredFailure() throws {
+        let engine = PressureEngine.scenario()
+        try engine.step(0, .launch("F", mib: 330))
+        _ = try engine.addMemoryWarningObserver(for: "F") { _ in
+            try? engine.apply(.free(app: "F", bytes: .gibibytes(4), purgeable: false), at: engine.now)
+            return .comply
+        }
+        let batch = [TimedAction(.allocate("F", mib: 30), at: 1), TimedAction(.allocate("F", mib: 1), at: 2)]
+        do {
+            try engine.apply(batch)
+            Issue.record("the batch should have stopped")
+        } catch {
+            #expect(error.completed == 1)
+            guard case .deferredActionsFailed = error.error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+        #expect(engine.status(of: "F")!.footprint == .mebibytes(360))
+    }
+
+    @Test("a deferred change through a reference whose app was forgotten first fails as stale")
+    func deferredReferenceGoesStale() throws {
+        let engine = PressureEngine.scenario()
+        try engine.step(0, .launch("A", mib: 40, modes: [.audio]))
+        try engine.step(0, .useBackgroundModes(app: "A", modes: [.audio]))
+        try engine.step(1, .launch("F", mib: 300))
+        let a = try #require(engine.reference(to: "A"))
+        _ = try engine.addMemoryWarningObserver(for: "F") { _ in
+            engine.forget("A")
+            try? engine.apply(.launch("A", mib: 5), at: engine.now)
+            try? engine.changeFootprint(of: a, by: .mebibytes(1), at: engine.now)
+            return .comply
+        }
+        #expect {
+            try engine.apply(.allocate("F", mib: 30), at: 2)
+        } throws: { error in
+            guard case .deferredActionsFailed(let failures) = error as? EngineError else { return false }
+            return failures.count == 1 && failures[0].error == .staleReference(a)
+        }
+        // The new A was not charged the old reference's change.
+        #expect(engine.status(of: "A")?.footprint == .mebibytes(5))
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("a very large retention does not overflow")
+    func hugeRetention() throws {
+        let engine = PressureEngine.scenario()
+        engine.eventRetention = .newest(.max - 1)
+        try engine.step(0, .launch("A", mib: 10))
+        #expect(engine.droppedEvents == 0)
+    }
+}

@@ -3,6 +3,7 @@ import Synchronization
 /// Delivers a shared engine's events to one `AsyncStream`, bounded: when the consumer falls
 /// behind (or there is none), the stream keeps the newest `capacity` events and the rest are
 /// counted as dropped — the same overflow policy as ``EventRetention/newest(_:)``.
+@available(macOS 15.0, *)  // Synchronization.Atomic
 final class EventPublisher: Sendable {
     /// The stream of events (one consumer).
     let stream: AsyncStream<Event>
@@ -31,7 +32,13 @@ final class EventPublisher: Sendable {
     func publish(from engine: PressureEngine) {
         guard isEnabled, !engine.events.isEmpty else { return }
         for event in engine.takeEvents() {
-            if case .dropped = continuation.yield(event) { dropped.add(1, ordering: .relaxed) }
+            switch continuation.yield(event) {
+            case .enqueued: break
+            // The buffer was full (the oldest went), or the stream has ended (finished, or its
+            // consumer cancelled): either way an event is lost.
+            case .dropped, .terminated: dropped.add(1, ordering: .relaxed)
+            @unknown default: dropped.add(1, ordering: .relaxed)
+            }
         }
     }
 

@@ -34,11 +34,16 @@ public struct TimedAction: Sendable, Hashable {
     }
 }
 
-/// A batch stopped at a failed element; the elements before it took effect, the rest did not run.
+/// A batch stopped at an element that failed; the elements after it did not run.
+///
+/// Usually the failed element changed nothing, and ``completed`` is its index. When its error is
+/// ``EngineError/deferredActionsFailed(_:)``, the element itself took effect (only what its
+/// callbacks deferred failed), so it counts as completed: retrying from ``completed`` never
+/// applies an element twice.
 public struct BatchError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How many elements took effect (the failed one is at this index).
+    /// How many elements took effect, from the first.
     public var completed: Int
-    /// Why the element at ``completed`` failed.
+    /// Why the batch stopped.
     public var error: EngineError
 
     /// A failure of the element at `completed`.
@@ -49,8 +54,16 @@ public struct BatchError: Error, Sendable, Hashable, CustomStringConvertible {
         self.error = error
     }
 
-    /// The failed element's position and error.
-    public var description: String { "batch element \(completed) failed: \(error.description)" }
+    /// The stop of a batch whose element `index` (0-based) threw `error`: counted as completed if
+    /// it took effect.
+    init(failedAfter index: Int, _ error: EngineError) {
+        if case .deferredActionsFailed = error { self.init(completed: index + 1, error: error) } else {
+            self.init(completed: index, error: error)
+        }
+    }
+
+    /// How many elements took effect and why the batch stopped.
+    public var description: String { "batch stopped after \(completed) element(s) took effect: \(error.description)" }
 }
 
 extension PressureEngine {
@@ -64,7 +77,7 @@ extension PressureEngine {
             do {
                 try apply(element.action, at: element.time)
             } catch {
-                throw BatchError(completed: completed, error: error)
+                throw BatchError(failedAfter: completed, error)
             }
             completed += 1
         }
@@ -80,7 +93,7 @@ extension PressureEngine {
             do {
                 try changeFootprint(of: change.app, by: change.delta, purgeable: change.purgeable, at: time)
             } catch {
-                throw BatchError(completed: completed, error: error)
+                throw BatchError(failedAfter: completed, error)
             }
             completed += 1
         }

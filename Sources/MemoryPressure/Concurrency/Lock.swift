@@ -37,9 +37,9 @@ final class Lock: @unchecked Sendable {
 /// that holds the lock from another thread.
 @inline(__always)
 func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
+    #if canImport(Glibc)
+    UInt(pthread_self())  // pthread_t is an integer on glibc
     #else
-    UInt(pthread_self())
+    UInt(bitPattern: pthread_self())  // a pointer on Darwin and Musl
     #endif
 }

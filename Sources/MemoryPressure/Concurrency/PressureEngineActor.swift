@@ -7,6 +7,7 @@
 /// so they reach the engine only through the ``PressureEngine`` they are handed by
 /// ``withEngine(_:)`` — its mutations from inside a callback are deferred until the current one
 /// finishes (``PressureEngine/isMutating``).
+@available(macOS 15.0, *)  // Synchronization.Atomic
 public actor PressureEngineActor {
     private let engine: PressureEngine
     private let publisher: EventPublisher

@@ -22,6 +22,7 @@ import Synchronization
 ///     let tenant = shared.reference(to: "tenant-1")!
 ///     // From any thread:
 ///     try shared.changeFootprint(of: tenant, by: .mebibytes(2), at: 1)
+@available(macOS 15.0, *)  // Synchronization.Atomic
 public final class SharedPressureEngine: @unchecked Sendable {
     // Invariant: `engine` is touched only while `lock` is held, by the thread recorded in `owner`.
     private let lock = Lock()
