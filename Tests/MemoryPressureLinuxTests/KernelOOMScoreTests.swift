@@ -29,7 +29,7 @@ import TestSupport
         return children
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func rankingByOurBadnessMatchesTheKernelsOOMScore() throws {
         let hogs = try MemoryHogs(
             Self.children.map { MemoryHogs.Spec(mebibytes: $0.mebibytes, adjustment: $0.adjustment) })

@@ -8,7 +8,7 @@ import TestSupport
 /// The engine ranking this machine's processes, against the kernel's own scores and against
 /// earlyoom's choice, on child processes started for the test.
 @Suite(.serialized, .tags(.machine), .machineDependent) struct LiveKillOrderTests {
-    @Test("linux-oom ranks live processes in the kernel's oom_score order (ties aside)", .timeLimit(.minutes(1)))
+    @Test("linux-oom ranks live processes in the kernel's oom_score order (ties aside)")
     func linuxOOMMatchesKernelOrder() throws {
         var specs = [
             MemoryHogs.Spec(mebibytes: 300, adjustment: 0), MemoryHogs.Spec(mebibytes: 64, adjustment: 15),
@@ -45,8 +45,7 @@ import TestSupport
 
     @Test(
         "earlyoom names the same victim as `earlyoom --dryrun`, ties going to the larger RSS",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/earlyoom"), "earlyoom is not installed"),
-        .timeLimit(.minutes(1)))
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/earlyoom"), "earlyoom is not installed"))
     func earlyoomMatchesDryRun() throws {
         // oom_score_adj 1000 puts both children on top. With RSS between 1 and 3 thousandths of
         // the memory, (1000 + points × 1000 / totalpages) × 2 / 3 rounds both to the same

@@ -145,8 +145,7 @@ struct FidelitySchemaTests {
 @Suite("band start points and the cost of a pressure check")
 struct BandStartPointCostTests {
     @Test(
-        "below the idle threshold with no idle app, a footprint change does not walk the kill queue",
-        .timeLimit(.minutes(1)))
+        "below the idle threshold with no idle app, a footprint change does not walk the kill queue")
     func emptyIdleBandIsCheap() throws {
         // 20,000 background apps (priority 30, killable only below 5 %) and 8 % free: the idle
         // band may kill but holds nobody, so every check stops at the first victim it looks at.

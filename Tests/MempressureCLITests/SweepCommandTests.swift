@@ -277,8 +277,7 @@ struct SweepCommandTests {
 
     @Test(
         "the Dockerfile builds and its image runs a sweep",
-        .enabled(if: hasContainerEngine, "no container engine is running (docker/podman info failed): skipped"),
-        .timeLimit(.minutes(30)))
+        .enabled(if: hasContainerEngine, "no container engine is running (docker/podman info failed): skipped"))
     func dockerImage() throws {
         let engine = succeeds("docker info") ? "docker" : "podman"
         let build = try shell("\(engine) build -q -t mempressure-test .")
