@@ -203,16 +203,24 @@ struct ComparisonReport {
             let differences = comparison.pairedDifferences(of: metric, baseline: baseline)
             for (index, name) in comparison.policies.enumerated() {
                 let policy = KillOrderReport.csvField(name)
-                out += "\(policy),\(metric.key),mean,,\(Self.number(intervals[index].mean))\n"
-                out += "\(policy),\(metric.key),low,,\(Self.number(intervals[index].low))\n"
-                out += "\(policy),\(metric.key),high,,\(Self.number(intervals[index].high))\n"
-                if let difference = differences[index] {
-                    out += "\(policy),\(metric.key),difference,,\(Self.number(difference.mean))\n"
-                    out += "\(policy),\(metric.key),differenceLow,,\(Self.number(difference.low))\n"
-                    out += "\(policy),\(metric.key),differenceHigh,,\(Self.number(difference.high))\n"
-                    out += "\(policy),\(metric.key),adjustedP,,\(Self.probability(difference.adjustedP))\n"
-                }
+                out += Self.csvRows(lead: "\(policy),\(metric.key)", intervals[index], differences[index])
             }
+        }
+        return out
+    }
+
+    /// The CSV rows of one metric of one policy, in compare's and sweep's CSV: `lead` (the
+    /// policy and metric columns, and any before them), then `mean`, `low`, `high` and, with a
+    /// paired difference, `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
+    static func csvRows(lead: String, _ interval: MeanInterval, _ difference: PairedDifference?) -> String {
+        var out = "\(lead),mean,,\(number(interval.mean))\n"
+        out += "\(lead),low,,\(number(interval.low))\n"
+        out += "\(lead),high,,\(number(interval.high))\n"
+        if let difference {
+            out += "\(lead),difference,,\(number(difference.mean))\n"
+            out += "\(lead),differenceLow,,\(number(difference.low))\n"
+            out += "\(lead),differenceHigh,,\(number(difference.high))\n"
+            out += "\(lead),adjustedP,,\(probability(difference.adjustedP))\n"
         }
         return out
     }

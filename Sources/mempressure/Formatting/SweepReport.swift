@@ -157,16 +157,7 @@ struct SweepReport {
                 let differences = cell.pairedDifferences(ofMetric: position)
                 for (policy, name) in definition.policies.enumerated() {
                     let field = KillOrderReport.csvField(name)
-                    out += "\(lead)\(field),\(metric.key),mean,,\(number(intervals[policy].mean))\n"
-                    out += "\(lead)\(field),\(metric.key),low,,\(number(intervals[policy].low))\n"
-                    out += "\(lead)\(field),\(metric.key),high,,\(number(intervals[policy].high))\n"
-                    if let difference = differences[policy] {
-                        out += "\(lead)\(field),\(metric.key),difference,,\(number(difference.mean))\n"
-                        out += "\(lead)\(field),\(metric.key),differenceLow,,\(number(difference.low))\n"
-                        out += "\(lead)\(field),\(metric.key),differenceHigh,,\(number(difference.high))\n"
-                        out +=
-                            "\(lead)\(field),\(metric.key),adjustedP,,\(ComparisonReport.probability(difference.adjustedP))\n"
-                    }
+                    out += ComparisonReport.csvRows(lead: "\(lead)\(field),\(metric.key)", intervals[policy], differences[policy])
                 }
             }
         }
