@@ -25,7 +25,7 @@ struct LiveSelfExclusionTests {
 
     @Test("a fixture tree excludes nothing (its pids are not this machine's)")
     func fixtureExcludesNothing() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("psi-\(UUID().uuidString)").path
+        let root = try scratchDirectory("fixture").path
         try FileManager.default.createDirectory(atPath: root + "/proc", withIntermediateDirectories: true)
         try "MemTotal: 1048576 kB\nMemFree: 524288 kB\nMemAvailable: 524288 kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n"
             .write(toFile: root + "/proc/meminfo", atomically: true, encoding: .utf8)

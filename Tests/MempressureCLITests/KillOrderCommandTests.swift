@@ -9,9 +9,7 @@ import TestSupport
 
 /// A fresh directory for a test's files.
 private func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mempressure-t4-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try scratchDirectory("kill-order")
 }
 
 /// Writes `text` to `name` in a fresh directory and returns its path.

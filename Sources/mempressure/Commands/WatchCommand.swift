@@ -4,13 +4,16 @@ import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureLinux
 import MemoryPressureMetrics
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Set by the SIGINT handler; read by the watch loop.
-nonisolated(unsafe) private var interrupted: sig_atomic_t = 0
+/// Set by the SIGINT handler; read by the watch loop, which runs on another thread than the one the
+/// signal is delivered to. A lock-free atomic is async-signal-safe and, unlike a plain
+/// `sig_atomic_t`, is not a data race between the two threads (ThreadSanitizer reported one).
+private let interrupted = Atomic<Int32>(0)
 
 /// `mempressure watch`: the live pressure level and the next victims, refreshed as memory changes.
 struct WatchCommand: ParsableCommand {
@@ -83,7 +86,7 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let policy = try policy.resolve()
-            signal(SIGINT) { _ in interrupted = 1 }
+            signal(SIGINT) { _ in interrupted.store(1, ordering: .relaxed) }
             let ranking: LiveKillOrder
             do {
                 ranking = try LiveKillOrder(policy: policy, includingKernelScores: false)
@@ -97,14 +100,14 @@ struct WatchCommand: ParsableCommand {
             defer { endpoint?.stop() }
             let start = Date()
             var refreshes = 0
-            while interrupted == 0 {
+            while interrupted.load(ordering: .relaxed) == 0 {
                 let events = try ranking.refresh(at: Date().timeIntervalSince(start))
                 refreshes += 1
                 endpoint?.record(events)
                 try StandardOutput.write(frame(ranking, events: events, elapsed: Date().timeIntervalSince(start)))
                 if let count, refreshes >= count { break }
                 var slept = 0.0
-                while slept < interval && interrupted == 0 {
+                while slept < interval && interrupted.load(ordering: .relaxed) == 0 {
                     usleep(50_000)
                     slept += 0.05
                 }
