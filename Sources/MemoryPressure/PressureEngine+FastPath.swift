@@ -19,7 +19,7 @@ extension PressureEngine {
     ///
     /// - Complexity: O(1) (one hash of the id)
     public func reference(to app: AppID) -> AppReference? {
-        indexByID[app].map { AppReference(index: Int($0), generation: generations[Int($0)]) }
+        indexByID[app].map { AppReference(index: Int($0), generation: generation(ofSlot: Int($0))) }
     }
 
     /// The id of the app `reference` refers to, or `nil` if the reference is stale.
@@ -34,8 +34,8 @@ extension PressureEngine {
     /// - Complexity: O(1)
     @inline(__always)
     public func isCurrent(_ reference: AppReference) -> Bool {
-        reference.index >= 0 && reference.index < generations.count
-            && generations[reference.index] == reference.generation
+        reference.index >= 0 && reference.index < apps.count
+            && generation(ofSlot: reference.index) == reference.generation
     }
 
     /// Changes the footprint of the app `reference` refers to by `delta` bytes (positive: it

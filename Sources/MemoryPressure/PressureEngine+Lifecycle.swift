@@ -518,7 +518,7 @@ extension PressureEngine {
     /// - Complexity: O(count)
     public func reserveCapacity(apps count: Int) {
         apps.reserveCapacity(count)
-        generations.reserveCapacity(count)
+        if !generations.isEmpty { generations.reserveCapacity(count) }
         indexByID.reserveCapacity(count)
         killQueue.reserveCapacity(count)
         appByKillSlot.reserveCapacity(count)

@@ -52,7 +52,7 @@ extension PressureEngine {
         }
         guard apps.count < Self.maximumApps else { throw .tooManyApps(limit: Self.maximumApps) }
         apps.append(AppRecord(id: id))
-        generations.append(0)
+        if !generations.isEmpty { generations.append(0) }
         indexByID[id] = Int32(apps.count - 1)
         return apps.count - 1
     }
@@ -87,8 +87,15 @@ extension PressureEngine {
         externalScores[index] = nil
         if !limitViolators.isEmpty { limitViolators.removeAll { $0 == index } }
         apps[index].flags = [.isReclaimed]
+        if generations.isEmpty { generations = Array(repeating: 0, count: apps.count) }
         generations[index] &+= 1
         freeSlots.append(slot)
+    }
+
+    /// The generation of slot `index` (0 until a record is first reclaimed).
+    @inline(__always)
+    func generation(ofSlot index: Int) -> UInt64 {
+        generations.isEmpty ? 0 : generations[index]
     }
 
     /// Whether slot `index` holds an app's record (not a reclaimed slot).

@@ -173,6 +173,9 @@ public final class PressureEngine {
     @exclusivity(unchecked)
     var freeSlots: [Int32] = []
     /// Each slot's generation: bumped when its record is reclaimed, so references detect reuse.
+    /// Empty until the first record is reclaimed (every generation is then 0), so an engine that
+    /// retains ended apps — the default — pays no memory for it (Benchmarks/README.md, "Engine
+    /// memory per tracked app"); read it through ``generation(ofSlot:)``.
     @exclusivity(unchecked)
     var generations: [UInt64] = []
     var delegates: [Int32: any ApplicationDelegate] = [:]

@@ -13,8 +13,12 @@ struct LongRunTests {
         try engine.step(0, .launch("A", mib: 40))
         try engine.step(1, .launch("B", mib: 40))
         let a = try #require(engine.reference(to: "A"))
+        let b = try #require(engine.reference(to: "B"))
         engine.forget("A")
         _ = engine.takeEvents()
+        // Generations are stored from the first reclaim on: a reference made before it to an app
+        // that was not reclaimed stays current.
+        #expect(engine.isCurrent(b))
         #expect(engine.status(of: "A") == nil)
         #expect(engine.id(of: a) == nil)
         #expect(!engine.isCurrent(a))
@@ -25,6 +29,10 @@ struct LongRunTests {
         #expect(c.generation == a.generation &+ 1)
         #expect(engine.storageStatistics.slots == 2)
         #expect(engine.allApps.map(\.id) == ["C", "B"])
+        // A new slot after the first reclaim starts at generation 0, like every slot before it.
+        try engine.step(4, .launch("D", mib: 40))
+        let d = try #require(engine.reference(to: "D"))
+        #expect(d.index == 2 && d.generation == 0 && engine.isCurrent(d) && engine.isCurrent(b))
         #expect(engine._invariantViolation() == nil)
     }
 
