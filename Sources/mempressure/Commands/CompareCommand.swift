@@ -131,7 +131,7 @@ struct CompareCommand: AsyncParsableCommand {
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.user),
                     launchCost: resolved.launchCost, parallelism: jobs, progress: report)
             } else {
-                try workload.checkSize(of: resolved, samples: seeds)
+                try workload.checkSize(of: resolved)
                 comparison = try await Comparison.run(
                     workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
                     parallelism: jobs,

@@ -48,25 +48,7 @@ struct SweepCommand: AsyncParsableCommand {
             "A sweep file (YAML): parameters, and optionally policies, seeds, baseline.", valueName: "file"))
     var sweepFile: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
-    var workload: String = "phone"
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Override the number of apps in the catalogue: 1...1000000.", valueName: "n"))
-    var apps: Int?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
-    var hours: Double?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Refuse a workload whose samples could hold more actions than this.", valueName: "n"))
-    var maxActions: Int = 5_000_000
+    @OptionGroup var workload: WorkloadShapeOptions
 
     @Option(
         parsing: .upToNextOption,
@@ -115,13 +97,6 @@ struct SweepCommand: AsyncParsableCommand {
             throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
         }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
-        if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
-        if let hours, !(hours > 0 && hours <= 24 * 365) {
-            throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
-        }
-        if maxActions < 1 || maxActions > 1_000_000_000 {
-            throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
-        }
         if shard != nil && chart.svg != nil {
             throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
         }
@@ -167,7 +142,8 @@ struct SweepCommand: AsyncParsableCommand {
             )?.key {
                 throw CLIError.usage("two of the policies swept are named \(duplicate): every policy is one column")
             }
-            let resolved = try resolveWorkload(inputs: &inputs)
+            let (resolved, workloadInputs) = try workload.resolveNotingInputs()
+            inputs += workloadInputs
             if let svg = chart.svg { try OutputFile.validate(svg, option: "--svg") }
             if let output { try OutputFile.validate(output, option: "--output") }
             let chartParameter = try chart.parameterIndex(grid)
@@ -196,7 +172,7 @@ struct SweepCommand: AsyncParsableCommand {
             }
             if usageLog.isEmpty {
                 for cell in 0..<sweep.definition.cellCount {
-                    try checkSize(of: sweep.configuration(ofCell: cell).workload)
+                    try workload.checkSize(of: sweep.configuration(ofCell: cell).workload)
                 }
             }
             let progress = ProgressIndicator(
@@ -253,44 +229,6 @@ struct SweepCommand: AsyncParsableCommand {
     /// The policy names or files given on the command line.
     private var policyNames: [String] {
         policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
-    }
-
-    /// The workload named by --workload with --apps and --hours applied; its inputs are noted.
-    private func resolveWorkload(inputs: inout [String]) throws -> Workload {
-        var resolved: Workload
-        if let builtIn = Workload.builtIn[workload] {
-            resolved = builtIn
-            inputs.append("workload=\(workload)")
-        } else {
-            let text = try InputFile.read(workload)
-            inputs.append("workload=\(SweepDefinition.digest(text))")
-            do throws(InputError) {
-                resolved = try Workload(yaml: text, file: InputFile.displayName(workload))
-            } catch {
-                throw CLIError.malformed(error.description)
-            }
-        }
-        if let apps {
-            resolved.apps = apps
-            resolved.preload = min(resolved.preload, apps)
-            inputs.append("apps=\(apps)")
-        }
-        if let hours {
-            resolved.hours = hours
-            inputs.append("hours=\(hours)")
-        }
-        return resolved
-    }
-
-    /// Refuses a cell's workload whose samples could exceed --max-actions.
-    private func checkSize(of workload: Workload) throws {
-        let estimate = workload.estimatedActionsPerSample
-        guard estimate <= Double(maxActions) else {
-            let shown = estimate < 1e15 ? String(Int64(estimate)) : String(format: "%.3g", estimate)
-            throw CLIError.usage(
-                "workload \(workload.name): a sample could hold about \(shown) actions, above the limit of "
-                    + "\(maxActions); lower hours or rates, or raise --max-actions")
-        }
     }
 
     /// The usage-log files --usage-log names: files as given, directories' regular files (not

@@ -3,8 +3,9 @@ import Foundation
 import MemoryPressure
 import MemoryPressureSimulation
 
-/// The workload options shared by `simulate` and `compare`.
-struct WorkloadOptions: ParsableArguments {
+/// The workload and the limit on its size, shared by `simulate`, `compare`, `profile` (through
+/// ``WorkloadOptions``) and `sweep`.
+struct WorkloadShapeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "A workload file (YAML), or a built-in workload: phone (default) or server.", valueName: "file|name"))
@@ -28,12 +29,6 @@ struct WorkloadOptions: ParsableArguments {
             "Refuse a workload whose samples could hold more actions than this: 1...1000000000.", valueName: "n"))
     var maxActions: Int = 5_000_000
 
-    @Option(
-        help: ArgumentHelp(
-            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user is one sample.",
-            valueName: "file"))
-    var usageLog: String?
-
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
         if let hours, !(hours > 0 && hours <= 24 * 365) {
@@ -44,11 +39,14 @@ struct WorkloadOptions: ParsableArguments {
         }
     }
 
-    /// The workload the options describe.
-    func resolve() throws -> Workload {
+    /// The workload the options describe, and what identifies it (`workload=` the built-in name or
+    /// a digest of the file, then `apps=` and `hours=` when overridden: a sweep's fingerprint).
+    func resolveNotingInputs() throws -> (workload: Workload, inputs: [String]) {
         var resolved: Workload
+        var inputs: [String] = []
         if let builtIn = Workload.builtIn[workload] {
             resolved = builtIn
+            inputs.append("workload=\(workload)")
         } else {
             let text: String
             do {
@@ -57,6 +55,7 @@ struct WorkloadOptions: ParsableArguments {
                 throw CLIError.notFound(
                     "\(error.message) (built-in workloads: \(Workload.builtIn.keys.sorted().joined(separator: ", ")))")
             }
+            inputs.append("workload=\(SweepDefinition.digest(text))")
             do throws(InputError) {
                 resolved = try Workload(yaml: text, file: InputFile.displayName(workload))
             } catch {
@@ -66,14 +65,21 @@ struct WorkloadOptions: ParsableArguments {
         if let apps {
             resolved.apps = apps
             resolved.preload = min(resolved.preload, apps)
+            inputs.append("apps=\(apps)")
         }
-        if let hours { resolved.hours = hours }
-        return resolved
+        if let hours {
+            resolved.hours = hours
+            inputs.append("hours=\(hours)")
+        }
+        return (resolved, inputs)
     }
 
-    /// Refuses, before any work, a workload whose `samples` generated traces could exceed
-    /// `--max-actions` each.
-    func checkSize(of workload: Workload, samples: Int = 1) throws {
+    /// The workload the options describe.
+    func resolve() throws -> Workload { try resolveNotingInputs().workload }
+
+    /// Refuses, before any work, a workload whose generated samples could exceed `--max-actions`
+    /// each.
+    func checkSize(of workload: Workload) throws {
         let estimate = workload.estimatedActionsPerSample
         guard estimate <= Double(maxActions) else {
             let shown = estimate < 1e15 ? String(Int64(estimate)) : String(format: "%.3g", estimate)
@@ -83,6 +89,29 @@ struct WorkloadOptions: ParsableArguments {
                     + "an action)")
         }
     }
+}
+
+/// The workload options of `simulate`, `compare` and `profile`: the workload, or one usage log.
+struct WorkloadOptions: ParsableArguments {
+    @OptionGroup var shape: WorkloadShapeOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user is one sample.",
+            valueName: "file"))
+    var usageLog: String?
+
+    /// `--apps`, if given.
+    var apps: Int? { shape.apps }
+    /// `--hours`, if given.
+    var hours: Double? { shape.hours }
+
+    /// The workload the options describe.
+    func resolve() throws -> Workload { try shape.resolve() }
+
+    /// Refuses, before any work, a workload whose generated samples could exceed `--max-actions`
+    /// each.
+    func checkSize(of workload: Workload) throws { try shape.checkSize(of: workload) }
 
     /// The traces of an imported usage log, one per user, read row by row
     /// (``UsageLogImport/parse(_:workload:keeping:)``): memory holds the rows, not the text.
