@@ -21,6 +21,9 @@ public struct KillOrderReport {
     public var excluded: [(app: String, reason: String)] = []
     /// Notes printed under the table (`--live`: the PSI reading against lmkd's triggers).
     public var notes: [String] = []
+    /// The real report the ranking was rebuilt from, or `nil` for a snapshot (see
+    /// KillOrderReport+Evidence.swift for what it adds to each form).
+    public var evidence: EvidenceSection?
 
     /// A report; ``excluded`` and ``notes`` start empty.
     ///
@@ -50,6 +53,7 @@ public struct KillOrderReport {
             item += "\"band\":\(Event.json(row.band)),\"footprint\":\(row.footprint.value),"
             item += "\"notice\":\"\(row.notice.rawValue)\",\"reason\":\(Event.json(row.reason))"
             if explain { item += ",\"key\":\"\(Self.hex(row.key))\"" }
+            if let evidence { item += evidence.jsonFields(of: row.app) }
             return item + "}"
         }.joined(separator: ",")
         out += "],\"protected\":["
@@ -63,6 +67,7 @@ public struct KillOrderReport {
                 .joined(separator: ",")
             out += "]"
         }
+        if let evidence { out += ",\"evidence\":" + evidence.json }
         return out + "}\n"
     }
 
@@ -70,18 +75,21 @@ public struct KillOrderReport {
     ///
     /// - Complexity: O(size of the report)
     public var csv: String {
-        var out = "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "") + "\n"
+        var out = "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "")
+        out += (evidence == nil ? "" : ",pid,killed") + "\n"
         for row in order {
             var fields = [
                 "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, "\(row.footprint.value)",
                 row.notice.rawValue, row.reason,
             ]
             if explain { fields.append(Self.hex(row.key)) }
+            if let evidence { fields += evidence.csvFields(of: row.app) }
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }
         for entry in protected {
             var fields = ["", entry.app.rawValue, "", "protected", "", "", entry.reason]
             if explain { fields.append("") }
+            if let evidence { fields += evidence.csvFields(of: entry.app) }
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }
         return out
@@ -91,15 +99,19 @@ public struct KillOrderReport {
     ///
     /// - Complexity: O(size of the report)
     public var table: String {
-        var out = "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
+        var out = evidence?.tableHeading ?? ""
+        out += "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
         out += "free \(free.formatted), level \(level.name)\n\n"
-        var rows = [["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])]
+        var rows = [
+            ["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])
+                + (evidence == nil ? [] : ["EVIDENCE"])
+        ]
         for row in order {
             rows.append(
                 [
                     "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, row.footprint.formatted,
                     row.notice.rawValue, row.reason,
-                ] + (explain ? [Self.hex(row.key)] : []))
+                ] + (explain ? [Self.hex(row.key)] : []) + (evidence.map { [$0.tableMark(of: row.app)] } ?? []))
         }
         out += TextTable.render(rows, rightAligned: [0, 4])
         if order.isEmpty { out += "(no app can be killed under this policy)\n" }
@@ -113,6 +125,7 @@ public struct KillOrderReport {
             out += TextTable.render([["APP", "REASON"]] + excluded.map { [$0.app, $0.reason] }, rightAligned: [])
         }
         if !notes.isEmpty { out += "\n" + notes.map { $0 + "\n" }.joined() }
+        if let evidence { out += evidence.tableFooter }
         return out
     }
 

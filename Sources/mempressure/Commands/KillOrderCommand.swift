@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureLinux
+import MemoryPressureSimulation
 
 /// `mempressure kill-order`: who dies next, and why.
 struct KillOrderCommand: ParsableCommand {
@@ -17,23 +19,51 @@ struct KillOrderCommand: ParsableCommand {
             from the kill queue. With --live, this tool's own process is left out of the ranking \
             (and listed as not ranked), and the memory PSI reading is shown against lmkd's \
             default triggers.
+
+            A real report is read too, and recognised by its content: a Linux kernel OOM report \
+            (dmesg, journalctl -k or kern.log; every report in the log) or earlyoom's log. The \
+            machine is rebuilt as the report shows it, ranked by the policy of the system that \
+            wrote it (or --policy), and the process that really died is marked, with where the \
+            policy ranks it and why. What the report does not say is listed, never guessed.
             """
     )
 
     /// The output formats of the report.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json, csv
+        case table, json, jsonl, csv
     }
 
-    @Argument(help: "The snapshot file (YAML or JSON), or - for standard input.")
+    /// What the input is.
+    enum InputFormat: String, ExpressibleByArgument, CaseIterable {
+        case auto, snapshot
+        case linuxOOMReport = "linux-oom-report"
+        case earlyoom
+    }
+
+    @Argument(help: "The snapshot or report file, or - for standard input.")
     var snapshot: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "What the input is: auto (recognised by its content), snapshot, linux-oom-report or earlyoom.",
+            valueName: "format"))
+    var inputFormat: InputFormat = .auto
+
+    @Option(
+        help: ArgumentHelp(
+            "With a real report: also show where each of these policies ranks the real victims (comma-separated, or all).",
+            valueName: "list"))
+    var policies: String?
 
     @Flag(help: "Rank this Linux machine's processes (from /proc) instead of a snapshot.")
     var live = false
 
     @OptionGroup var policy: PolicyOption
 
-    @Option(help: "Output format: table (for people), json (the report contract) or csv.")
+    @Option(
+        help:
+            "Output format: table (for people), json (the report contract; an array for a log of several reports), jsonl (one report a line) or csv."
+    )
     var format: Format = .table
 
     @Option(parsing: .unconditional, help: "Show at most this many victims: 0 or more (default: all).")
@@ -46,13 +76,36 @@ struct KillOrderCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         if live && snapshot != nil { throw ValidationError("give a snapshot or --live, not both") }
         if !live && snapshot == nil { throw ValidationError("give a snapshot file (or --live for this machine)") }
+        if live && inputFormat != .auto && inputFormat != .snapshot {
+            throw ValidationError("--input-format \(inputFormat.rawValue) reads a file, not --live")
+        }
+        if let policies {
+            for name in Self.policyNames(policies) where !Policy.shippedNames.contains(name) && name != "all" {
+                guard !name.isEmpty else { throw ValidationError("--policies: expected policy names separated by commas") }
+            }
+        }
+    }
+
+    /// The names in a `--policies` list (`all`: every shipped policy).
+    static func policyNames(_ list: String) -> [String] {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return names == ["all"] ? Policy.shippedNames : names
     }
 
     func run() throws {
         try reportingErrors {
+            var file: InputFile.Rereadable?
+            if !live, let path = snapshot {
+                let input = try InputFile.openRereadable(path)
+                if let format = Self.evidenceFormat(of: input, declared: inputFormat) {
+                    try runOnReport(input, name: InputFile.displayName(path), format: format)
+                    return
+                }
+                file = input
+            }
             let policy = try policy.resolve()
             let machine = live ? try Self.liveMachine() : nil
-            let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: snapshot ?? "-")
+            let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: file!, name: InputFile.displayName(snapshot ?? "-"))
             let engine: PressureEngine
             do throws(EngineError) {
                 engine = try PressureEngine(snapshot: parsed, policy: policy)
@@ -66,9 +119,105 @@ struct KillOrderCommand: ParsableCommand {
             if let machine { Self.describeLive(machine, into: &report) }
             switch format {
             case .table: try StandardOutput.write(report.table)
-            case .json: try StandardOutput.write(report.json)
+            case .json, .jsonl: try StandardOutput.write(report.json)
             case .csv: try StandardOutput.write(report.csv)
             }
+        }
+    }
+
+    // MARK: - Real reports
+
+    /// The kind of real report `file` holds, or `nil` for a snapshot.
+    static func evidenceFormat(of file: InputFile.Rereadable, declared: InputFormat) -> EvidenceFormat? {
+        switch declared {
+        case .snapshot: nil
+        case .linuxOOMReport: .linuxOOMReport
+        case .earlyoom: .earlyoom
+        case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
+        }
+    }
+
+    /// `kill-order REPORT`: every report in the file, each ranked and set against its real victims.
+    func runOnReport(_ file: InputFile.Rereadable, name: String, format evidenceFormat: EvidenceFormat) throws {
+        let evidence = try Self.readEvidence(file, name: name, format: evidenceFormat)
+        let policy = try policy.resolve(defaultName: evidenceFormat.matchingPolicy)
+        let others = try policies.map { try Self.policyNames($0).map(PolicyOption.load) } ?? []
+        var reports: [KillOrderReport] = []
+        for (offset, item) in evidence.enumerated() {
+            let ranking = try Self.rank(item, policy: policy, name: name)
+            var section = KillOrderReport.EvidenceSection(
+                evidence: item, ranking: ranking, index: offset + 1, count: evidence.count)
+            for other in others {
+                let theirs = try Self.rank(item, policy: other, name: name)
+                section.policies.append(
+                    .init(
+                        policy: other.name, ranks: item.killed.map { $0.app.flatMap { theirs?.rank(of: $0) } },
+                        first: theirs?.order.first?.app))
+            }
+            var report = KillOrderReport(
+                policy: policy.name, device: item.snapshot?.device ?? Device(memory: .zero),
+                free: ranking?.free ?? .zero, level: ranking?.level ?? .normal,
+                order: Array((ranking?.order ?? []).prefix(limit ?? Int.max)), protected: ranking?.protected ?? [],
+                explain: explain)
+            report.evidence = section
+            reports.append(report)
+        }
+        switch format {
+        case .table: try StandardOutput.write(reports.map(\.table).joined(separator: "\n"))
+        case .json:
+            let documents = reports.map { String($0.json.dropLast()) }
+            try StandardOutput.write(documents.count == 1 ? documents[0] + "\n" : "[" + documents.joined(separator: ",") + "]\n")
+        case .jsonl: try StandardOutput.write(reports.map(\.json).joined())
+        case .csv: try StandardOutput.write(reports.map(\.csv).joined(separator: "\n"))
+        }
+    }
+
+    /// The ranking of `evidence` under `policy`, the engine's refusal worded as malformed input.
+    static func rank(_ evidence: ReportEvidence, policy: Policy, name: String) throws -> EvidenceRanking? {
+        do throws(EngineError) {
+            return try EvidenceRanking(evidence, policy: policy)
+        } catch {
+            throw CLIError.malformed("\(name), \(evidence.location): \(error)")
+        }
+    }
+
+    /// Every report in `file`, read a line at a time.
+    static func readEvidence(_ file: InputFile.Rereadable, name: String, format: EvidenceFormat) throws
+        -> [ReportEvidence]
+    {
+        var evidence: [ReportEvidence] = []
+        switch format {
+        case .linuxOOMReport:
+            var parser = KernelOOMReportParser(file: name)
+            try forEachLine(file, name: name) { line, number throws(InputError) in
+                if let report = try parser.consume(line, lineNumber: number) {
+                    evidence.append(report.evidence(source: name))
+                }
+            }
+            if let report = parser.finish() { evidence.append(report.evidence(source: name)) }
+        case .earlyoom:
+            var parser = EarlyoomLogParser(file: name)
+            try forEachLine(file, name: name) { line, number throws(InputError) in
+                if let kill = try parser.consume(line, lineNumber: number) { evidence.append(kill.evidence(source: name)) }
+            }
+        }
+        guard !evidence.isEmpty else {
+            throw CLIError.malformed("\(name): \(format.noReportMessage)")
+        }
+        return evidence
+    }
+
+    /// Calls `body` with each line of `file` and its 1-based number, in bounded memory.
+    static func forEachLine(
+        _ file: InputFile.Rereadable, name: String, _ body: (Substring, Int) throws(InputError) -> Void
+    ) throws {
+        let reader = ByteLineReader(.file(file.descriptor), file: name, owner: file)
+        do throws(InputError) {
+            while let line = try reader.nextLine() {
+                try body(line[...], reader.lineNumber)
+            }
+        } catch {
+            throw CLIError.malformed(error.description)
         }
     }
 
@@ -86,11 +235,11 @@ struct KillOrderCommand: ParsableCommand {
         return snapshot.apps.firstIndex { $0.id == app }.map { "apps[\($0)]: " } ?? ""
     }
 
-    /// The snapshot in the file at `path`.
-    static func snapshot(from path: String) throws -> Snapshot {
-        let text = try InputFile.read(path)
+    /// The snapshot in `file`, named `name` in errors.
+    static func snapshot(from file: InputFile.Rereadable, name: String) throws -> Snapshot {
+        let text = try InputFile.read(file, name: name)
         do throws(InputError) {
-            return try Snapshot(text: text, file: InputFile.displayName(path))
+            return try Snapshot(text: text, file: name)
         } catch {
             throw CLIError.malformed(error.description)
         }

@@ -57,6 +57,33 @@ enum InputFile {
         return try decode(data, name: name)
     }
 
+    /// The first `count` bytes of `file` as text (invalid UTF-8 repaired), to tell what kind of
+    /// input it is.
+    static func peek(_ file: Rereadable, count: Int = 64 << 10) -> String {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, 0) }
+        return String(decoding: bytes[0..<max(read, 0)], as: UTF8.self)
+    }
+
+    /// The whole text of `file`, named `name` in errors, with the limits and checks of ``read(_:)``.
+    static func read(_ file: Rereadable, name: String) throws -> String {
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, off_t(data.count)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(errno))))")
+            }
+            if count == 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+            guard data.count <= maximumSize else {
+                throw CLIError.malformed("\(name): larger than the limit of \(maximumSize >> 20) MiB for an input file")
+            }
+        }
+        return try decode(data, name: name)
+    }
+
     /// An input file open for reading, closed when released. Several readers may read it at
     /// once with `pread(2)` (``ByteLineReader/Source/file(_:)``).
     final class Rereadable: Sendable {

@@ -11,13 +11,14 @@ struct PolicyOption: ParsableArguments {
         help: ArgumentHelp(
             "A shipped policy's name or a policy file (YAML or JSON).",
             discussion:
-                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference).",
+                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference). Default: ios4; for a real report, the policy of the system that wrote it.",
             valueName: "name|file"))
-    var policy: String = "ios4"
+    var policy: String?
 
-    /// The policy the option names: a shipped one by name, otherwise the file at that path.
-    func resolve() throws -> Policy {
-        try PolicyOption.load(policy)
+    /// The policy the option names (`defaultName` when it is not given): a shipped one by name,
+    /// otherwise the file at that path.
+    func resolve(defaultName: String = "ios4") throws -> Policy {
+        try PolicyOption.load(policy ?? defaultName)
     }
 
     /// Loads the shipped policy `nameOrPath`, or the policy file at that path.

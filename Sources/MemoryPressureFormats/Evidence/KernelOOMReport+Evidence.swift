@@ -1,0 +1,171 @@
+import MemoryPressure
+
+extension KernelOOMReport {
+    /// The report as evidence for `kill-order`: the machine rebuilt as the kernel saw it when it
+    /// chose (mm/oom_kill.c), and the process it killed.
+    ///
+    /// - The device is what the kernel's `totalpages` was (`oom_constraint()`): for a memory
+    ///   cgroup, its limit (`mem_cgroup_get_max()`, plus the swap its `memory+swap` limit allows
+    ///   where the report says how much swap there is); for the whole machine, RAM less the
+    ///   reserved pages (`totalram_pages()`) plus swap.
+    /// - Every task-table row is an executing app `name[pid]` with its rss as footprint, its swap
+    ///   entries, page tables and oom_score_adj; memory outside the tasks is unattributed, so the
+    ///   engine's free memory is the report's.
+    /// - The global init process (pid 1) is left out, as `oom_unkillable_task()` leaves it out.
+    /// - What the report lacks is listed in ``ReportEvidence/missing`` and never guessed: it
+    ///   names no foreground app and no app states, and older kernels ranked differently
+    ///   (``KernelOOMReport/generationNotes``).
+    ///
+    /// - Parameter source: the input's name as given.
+    /// - Complexity: O(tasks)
+    public func evidence(source: String) -> ReportEvidence {
+        let pageSize = self.pageSize
+        var missing: [String] = []
+        var notes: [String] = []
+        if derivedPageSize == nil {
+            notes.append("page size assumed 4 KiB (the victim's kill line does not match its table row)")
+        }
+        let global = constraint != .memoryCgroup && cgroupLimit == nil
+        var memory = Bytes.zero
+        var swap = Bytes.zero
+        if !global, let limit = cgroupLimit {
+            memory = limit
+            if let memorySwap = cgroupMemorySwapLimit, memorySwap > limit {
+                if let totalSwap {
+                    swap = min(memorySwap - limit, totalSwap)
+                } else if tasks.contains(where: { ($0.swapEntries ?? 0) > 0 }) {
+                    missing.append("the machine's total swap (the cgroup's totalpages is taken without swap)")
+                }
+            } else if let swapLimit = cgroupSwapLimit, let totalSwap {
+                swap = min(swapLimit, totalSwap)
+            }
+        } else if let ram = pagesRAM {
+            memory = Bytes(clampedBytes(ram - (pagesReserved ?? 0), pageSize))
+            swap = totalSwap ?? .zero
+            if pagesReserved == nil { notes.append("no 'pages reserved' line: totalpages taken as all of RAM") }
+            if totalSwap == nil { missing.append("total swap (no 'Total swap' line): taken as none") }
+        }
+        let resident = tasks.reduce(Int64(0)) { $0 &+ $1.residentPages &* pageSize }
+        if memory == .zero {
+            missing.append("the memory totals (no 'pages RAM' or cgroup limit line): oom_score_adj is scaled by the tasks' own total")
+            memory = Bytes(min(max(resident, pageSize), Bytes.maximum.value))
+        }
+        if tasks.isEmpty { missing.append("the task table (no 'Tasks state' rows): nothing to rank") }
+        if victim == nil { missing.append("the victim line ('Killed process …'): the report is cut short") }
+        if !columns.isEmpty, !columns.contains("oom_score_adj") {
+            missing.append("oom_score_adj (this layout predates it): every task ranked as 0")
+        }
+        missing.append("the foreground app and app states: a kernel report knows processes only")
+
+        var apps: [ResidentApp] = []
+        var pids: [AppID: Int] = [:]
+        var excluded: [(app: String, reason: String)] = []
+        var scores: [AppID: Int64] = [:]
+        let totalPages = (memory + swap).value / pageSize
+        apps.reserveCapacity(tasks.count)
+        for task in tasks {
+            let id = AppID("\(task.name)[\(task.pid)]")
+            if global && task.pid == 1 {
+                excluded.append((id.rawValue, "the init process: the kernel never kills it (oom_unkillable_task)"))
+                continue
+            }
+            guard pids[id] == nil else { continue }  // a pid listed twice: the first row stands
+            let pageTables = task.pageTableBytes ?? (task.pageTablePages ?? 0) &* pageSize
+            let app = ResidentApp(
+                id: id, state: .background, footprint: Bytes(clampedBytes(task.residentPages, pageSize)),
+                oomScoreAdj: task.oomScoreAdj ?? 0, swap: Bytes(clampedBytes(task.swapEntries ?? 0, pageSize)),
+                pageTables: Bytes(min(max(pageTables, 0), Bytes.maximum.value)))
+            apps.append(app)
+            pids[id] = task.pid
+            if task.oomScoreAdj != -1000 {
+                scores[id] = KernelOOMFormula.points(
+                    resident: app.footprint.value, swap: app.swap.value, pageTables: app.pageTables.value,
+                    oomScoreAdj: Int64(task.oomScoreAdj ?? 0), totalPages: totalPages, pageSize: pageSize)
+            }
+        }
+        var unattributed = Bytes.zero
+        if !global, let usage = cgroupUsage {
+            unattributed = Bytes(max(usage.value - resident, 0))
+        } else if let freePages {
+            unattributed = Bytes(max(memory.value - freePages &* pageSize - resident, 0))
+        }
+        let snapshot =
+            tasks.isEmpty
+            ? nil
+            : Snapshot(device: Device(memory: memory, swap: swap), apps: apps, unattributed: unattributed)
+        var killed: [ReportEvidence.KilledProcess] = []
+        if let victim {
+            let id = AppID("\(victim.name)[\(victim.pid)]")
+            let app = pids[id] != nil ? id : apps.first { pids[$0.id] == victim.pid }?.id
+            killed.append(ReportEvidence.KilledProcess(pid: victim.pid, name: victim.name, app: app))
+            if let chosen = victim.chosenPID, chosen != victim.pid {
+                notes.append(
+                    "the kernel chose pid \(chosen) and killed its child \(victim.pid) instead "
+                        + "(oom_kill_process() sacrificed a child before Linux 5.0)")
+            }
+        }
+        notes.append(contentsOf: generationNotes(scores: scores))
+        var evidence = ReportEvidence(
+            format: .linuxOOMReport, source: source, location: "lines \(firstLine)–\(lastLine)", summary: summary,
+            snapshot: snapshot, pids: pids, killed: killed)
+        evidence.excluded = excluded
+        evidence.missing = missing
+        evidence.notes = notes
+        evidence.killerScores = scores
+        evidence.killerScoreName = "oom_badness points"
+        return evidence
+    }
+
+    /// One line: the kernel, the constraint and the cgroup.
+    ///
+    /// - Complexity: O(1)
+    public var summary: String {
+        var parts: [String] = []
+        parts.append(kernelRelease.map { "Linux \($0)" } ?? "kernel release not stated")
+        switch constraint {
+        case .memoryCgroup?, nil where cgroupLimit != nil:
+            var text = "memory cgroup OOM"
+            if let cgroup = oomMemoryCgroup { text += " in \(cgroup)" }
+            if let limit = cgroupLimit { text += " (limit \(limit.formatted))" }
+            parts.append(text)
+        case .none?, nil:
+            parts.append("global OOM" + (constraint == nil ? " (constraint not stated)" : ""))
+        case .cpuset?: parts.append("cpuset-constrained OOM")
+        case .memoryPolicy?: parts.append("memory-policy-constrained OOM")
+        }
+        if let task = invokingTask { parts.append("invoked by \(task.name)" + (task.pid.map { "[\($0)]" } ?? "")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Where this report's kernel generation ranked differently from the kernel `linux-oom`
+    /// reproduces (Linux 5.9 and later), with the tasks it concerns.
+    ///
+    /// - Before 5.9, `oom_badness()` returned `points > 0 ? points : 1`: every task with a
+    ///   badness of 0 or less tied at 1, and the one scanned last among them was chosen.
+    /// - Before 2.6.36 (a table with `oom_adj` and no `oom_score_adj`), `badness()` weighed CPU
+    ///   time, run time and children, which the report does not carry.
+    ///
+    /// - Complexity: O(tasks)
+    public func generationNotes(scores: [AppID: Int64]) -> [String] {
+        var notes: [String] = []
+        if let version = kernelVersion, version.lexicographicallyPrecedes([5, 9]) {
+            let clamped = scores.values.filter { $0 <= 0 }.count
+            if clamped > 0 {
+                notes.append(
+                    "Linux \(version.map(String.init).joined(separator: ".")) clamped a badness of 0 or less to 1 "
+                        + "(before 5.9): \(clamped) task(s) tied there, which linux-oom (5.9 and later) tells apart")
+            }
+        }
+        if columns.contains("oom_adj") && !columns.contains("oom_score_adj") {
+            notes.append(
+                "this kernel (before 2.6.36) chose with badness(): CPU time, run time and children, "
+                    + "which the report does not carry; linux-oom's ranking is not that kernel's")
+        }
+        return notes
+    }
+
+    private func clampedBytes(_ pages: Int64, _ pageSize: Int64) -> Int64 {
+        let (product, overflow) = max(pages, 0).multipliedReportingOverflow(by: pageSize)
+        return overflow ? Bytes.maximum.value : min(product, Bytes.maximum.value)
+    }
+}

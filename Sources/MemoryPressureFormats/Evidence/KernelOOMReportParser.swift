@@ -1,0 +1,401 @@
+import MemoryPressure
+
+/// Reads Linux kernel OOM reports out of a kernel log, one line at a time, so a log of any length
+/// is read in bounded memory: each report is handed back as soon as its `Killed process` line
+/// (or the start of the next report, or the end of the input) closes it.
+///
+/// Accepted: `dmesg` (with or without `-T`), `journalctl -k`, kern.log and syslog lines (see
+/// `KernelLogLine`); every task-table layout since Linux 2.6.32, read by its header's column
+/// names (`nr_ptes` or `pgtables_bytes`; with or without `rss_anon rss_file rss_shmem`, `uid`,
+/// `tgid`, `cpu`, `oom_adj`); global and memory-cgroup reports (cgroup v1 and v2 lines); the
+/// victim lines of every generation (`Out of memory: Killed process`, `Memory cgroup out of
+/// memory: Killed process`, the older `Kill process … score … or sacrifice child` followed by
+/// `Killed process`). Lines of other messages interleaved with a report are skipped.
+///
+/// A task row that does not fit its header is an ``InputError`` naming the line, the column and
+/// what was expected; so are more than ``maximumTasks`` rows in one report and a command name
+/// longer than ``maximumNameBytes``.
+public struct KernelOOMReportParser {
+    /// The most task rows one report may hold: 1,000,000.
+    public static let maximumTasks = 1_000_000
+    /// The longest command name accepted, in UTF-8 bytes: 256 (the kernel's is at most 15 or 63).
+    public static let maximumNameBytes = 256
+
+    /// The input's name in errors.
+    public let file: String
+    /// Lines read that belong to no report or are not part of one (other kernel messages).
+    public private(set) var skippedLines = 0
+    private var current: KernelOOMReport?
+    private var inTable = false
+    private var inMemoryInfo = false
+
+    /// A parser for the input named `file`.
+    ///
+    /// - Complexity: O(1)
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Every report in `text`, in order.
+    ///
+    /// - Throws: ``InputError`` for a malformed task row or a limit passed.
+    /// - Complexity: O(length of `text`)
+    public static func reports(in text: String, file: String) throws(InputError) -> [KernelOOMReport] {
+        var parser = KernelOOMReportParser(file: file)
+        var reports: [KernelOOMReport] = []
+        for (offset, line) in InputText.lines(text).enumerated() {
+            if let done = try parser.consume(line, lineNumber: offset + 1) { reports.append(done) }
+        }
+        if let done = parser.finish() { reports.append(done) }
+        return reports
+    }
+
+    /// Reads line `lineNumber` (1-based) and returns the report it closed, if any.
+    ///
+    /// - Throws: ``InputError`` for a malformed task row or a limit passed.
+    /// - Complexity: O(length of the line)
+    public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
+        let message = KernelLogLine.message(of: line)
+        if let range = message.firstRange(of: " invoked oom-killer: ") {
+            let closed = close()
+            var report = KernelOOMReport(firstLine: lineNumber)
+            report.invokingTask = Self.invokingTask(name: message[..<range.lowerBound], rest: message[range.upperBound...])
+            current = report
+            return closed
+        }
+        if inTable, message.first == "[" {
+            try readTask(message, line: line, lineNumber: lineNumber)
+            return nil
+        }
+        if let columns = Self.tableHeader(message) {
+            var closed: KernelOOMReport?
+            if current == nil || !(current!.tasks.isEmpty && current!.victim == nil) { closed = close() }
+            openIfNeeded(at: lineNumber)
+            current!.columns = columns
+            current!.tasks = []
+            current!.lastLine = lineNumber
+            inTable = true
+            inMemoryInfo = false
+            return closed
+        }
+        if message.contains("Killed process ") {
+            var closed: KernelOOMReport?
+            if current?.victim != nil { closed = close() }
+            openIfNeeded(at: lineNumber)
+            inTable = false
+            current!.victim = Self.victim(message, chosen: current!.victim, lineNumber: lineNumber)
+            current!.lastLine = lineNumber
+            if let closed { return closed }
+            return close()
+        }
+        if let chosen = Self.chosen(message) {
+            openIfNeeded(at: lineNumber)
+            inTable = false
+            current!.victim = chosen
+            current!.lastLine = lineNumber
+            return nil
+        }
+        if message.hasPrefix("oom-kill:") {
+            openIfNeeded(at: lineNumber)
+            inTable = false
+            Self.readConstraint(message.dropFirst("oom-kill:".count), into: &current!)
+            current!.lastLine = lineNumber
+            return nil
+        }
+        guard current != nil else {
+            skippedLines += 1
+            return nil
+        }
+        if readTotals(message) {
+            current!.lastLine = lineNumber
+        } else {
+            skippedLines += 1
+        }
+        return nil
+    }
+
+    /// The report still open at the end of the input (one cut short before its victim line), if any.
+    ///
+    /// - Complexity: O(1)
+    public mutating func finish() -> KernelOOMReport? {
+        close()
+    }
+
+    private mutating func close() -> KernelOOMReport? {
+        defer {
+            current = nil
+            inTable = false
+            inMemoryInfo = false
+        }
+        return current
+    }
+
+    private mutating func openIfNeeded(at lineNumber: Int) {
+        if current == nil { current = KernelOOMReport(firstLine: lineNumber) }
+    }
+
+    // MARK: - Lines
+
+    /// `NAME invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0`.
+    private static func invokingTask(name: Substring, rest: Substring) -> KernelOOMReport.InvokingTask {
+        var task = KernelOOMReport.InvokingTask(name: String(name))
+        for field in rest.split(separator: ",") {
+            let pair = field.drop { $0 == " " }.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            switch pair[0] {
+            case "gfp_mask": task.gfpMask = String(pair[1])
+            case "order": task.order = Int(pair[1])
+            case "oom_score_adj": task.oomScoreAdj = Int(pair[1])
+            default: break
+            }
+        }
+        return task
+    }
+
+    /// The column names of a task-table header (`[  pid  ]   uid  tgid total_vm      rss … name`).
+    static func tableHeader(_ message: Substring) -> [String]? {
+        guard message.first == "[", let close = message.firstIndex(of: "]"),
+            message[message.index(after: message.startIndex)..<close].trimmingBlanks == "pid"
+        else { return nil }
+        let columns = message[message.index(after: close)...].split(whereSeparator: { $0 == " " || $0 == "\t" })
+            .map(String.init)
+        guard columns.last == "name", columns.contains("rss") else { return nil }
+        return columns
+    }
+
+    /// A task row: `[   5928]     0  5928    35001    34261 … name`.
+    private mutating func readTask(_ message: Substring, line: Substring, lineNumber: Int) throws(InputError) {
+        let columns = current!.columns
+        func fail(_ at: Substring.Index, _ text: String) -> InputError {
+            let column = line.unicodeScalars.distance(from: line.startIndex, to: at) + 1
+            return InputError(
+                file: file, line: lineNumber, column: max(column, 1), path: "task table", message: text)
+        }
+        guard let close = message.firstIndex(of: "]"),
+            let pid = Int(message[message.index(after: message.startIndex)..<close].trimmingBlanks), pid >= 0
+        else {
+            throw fail(message.startIndex, "expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
+        }
+        guard current!.tasks.count < Self.maximumTasks else {
+            throw fail(message.startIndex, "more than \(Self.maximumTasks) tasks in one report")
+        }
+        var task = KernelOOMReport.Task(pid: pid, residentPages: 0, name: "", line: lineNumber)
+        var rest = message[message.index(after: close)...]
+        for column in columns.dropLast() {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let token = rest.prefix { $0 != " " && $0 != "\t" }
+            guard let value = Int64(token) else {
+                let found = token.isEmpty ? "the end of the line" : "\"\(String(token).excerpt(limit: 40))\""
+                throw fail(
+                    token.startIndex,
+                    "expected a number in column \(column) (the header reads \(columns.joined(separator: " "))), found \(found)"
+                )
+            }
+            rest = rest[token.endIndex...]
+            Self.store(value, column: column, in: &task)
+        }
+        let name = rest.drop { $0 == " " || $0 == "\t" }
+        guard name.utf8.count <= Self.maximumNameBytes else {
+            throw fail(name.startIndex, "expected a command name of at most \(Self.maximumNameBytes) bytes")
+        }
+        task.name = String(name)
+        current!.tasks.append(task)
+        current!.lastLine = lineNumber
+    }
+
+    private static func store(_ value: Int64, column: String, in task: inout KernelOOMReport.Task) {
+        let small = Int(clamping: value)
+        switch column {
+        case "uid": task.uid = small
+        case "tgid": task.tgid = small
+        case "total_vm": task.totalVMPages = value
+        case "rss": task.residentPages = value
+        case "rss_anon": task.anonymousPages = value
+        case "rss_file": task.filePages = value
+        case "rss_shmem": task.sharedMemoryPages = value
+        case "pgtables_bytes": task.pageTableBytes = value
+        case "nr_ptes", "nr_pmds": task.pageTablePages = (task.pageTablePages ?? 0) &+ value
+        case "swapents": task.swapEntries = value
+        case "oom_score_adj": task.oomScoreAdj = small
+        case "oom_adj": task.oomAdj = small
+        default: break  // cpu, and columns of kernels not known here
+        }
+    }
+
+    /// `… Killed process 5928 (big) total-vm:140004kB, anon-rss:130176kB, … oom_score_adj:0`.
+    private static func victim(_ message: Substring, chosen: KernelOOMReport.Victim?, lineNumber: Int)
+        -> KernelOOMReport.Victim
+    {
+        let start = message.firstRange(of: "Killed process ")!
+        let (pid, name, rest) = processAndName(message[start.upperBound...])
+        var victim = KernelOOMReport.Victim(
+            pid: pid ?? chosen?.pid ?? -1, name: name, chosenPID: chosen?.chosenPID, chosenScore: chosen?.chosenScore,
+            byMemoryCgroup: message.contains("Memory cgroup out of memory") || chosen?.byMemoryCgroup == true,
+            line: lineNumber)
+        for field in rest.split(whereSeparator: { $0 == " " || $0 == "," }) {
+            let pair = field.split(separator: ":", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            let number = Int64(pair[1].hasSuffix("kB") ? pair[1].dropLast(2) : pair[1])
+            switch pair[0] {
+            case "total-vm", "vsz": victim.totalVMKiB = number
+            case "anon-rss": victim.anonymousKiB = number
+            case "file-rss": victim.fileKiB = number
+            case "shmem-rss": victim.sharedMemoryKiB = number
+            case "pgtables": victim.pageTablesKiB = number
+            case "oom_score_adj": victim.oomScoreAdj = number.map { Int(clamping: $0) }
+            default: break
+            }
+        }
+        return victim
+    }
+
+    /// `Out of memory: Kill process 1234 (name) score 900 or sacrifice child` (and `kill process
+    /// … or a child` on 2.6): the chosen process, as a victim to be completed by `Killed process`.
+    private static func chosen(_ message: Substring) -> KernelOOMReport.Victim? {
+        guard let start = message.firstRange(of: "Kill process ") ?? message.firstRange(of: "kill process ") else {
+            return nil
+        }
+        let (pid, name, rest) = processAndName(message[start.upperBound...])
+        guard let pid else { return nil }
+        let words = rest.split(separator: " ")
+        let score = words.firstIndex(of: "score").flatMap { $0 + 1 < words.count ? Int64(words[$0 + 1]) : nil }
+        return KernelOOMReport.Victim(
+            pid: pid, name: name, chosenPID: pid, chosenScore: score,
+            byMemoryCgroup: message.contains("Memory cgroup out of memory"), line: 0)
+    }
+
+    /// `1234 (name) rest…`: the pid, the name (which may hold blanks and parentheses) and the rest.
+    private static func processAndName(_ text: Substring) -> (Int?, String, Substring) {
+        let digits = text.prefix { $0.isNumber }
+        let pid = Int(digits)
+        var rest = text[digits.endIndex...].drop { $0 == " " }
+        guard rest.first == "(" else { return (pid, "", rest) }
+        rest = rest.dropFirst()
+        // The name ends at the first ")" that ends the line or is followed by a field
+        // ("total-vm:", "vsz:", "score", or a comma).
+        var end = rest.lastIndex(of: ")") ?? rest.endIndex
+        var index = rest.startIndex
+        while let close = rest[index...].firstIndex(of: ")") {
+            let after = rest[rest.index(after: close)...]
+            let word = after.drop { $0 == " " }.prefix { $0 != " " }
+            if after.isEmpty || after.first == "," || word == "score" || word.contains(":") {
+                end = close
+                break
+            }
+            index = rest.index(after: close)
+        }
+        let name = String(rest[..<end])
+        let remainder = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+        return (pid, name, remainder)
+    }
+
+    /// `constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/a,task_memcg=/a,task=x,pid=1,uid=0`.
+    private static func readConstraint(_ text: Substring, into report: inout KernelOOMReport) {
+        for field in text.split(separator: ",") {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            switch pair[0] {
+            case "constraint": report.constraint = KernelOOMReport.Constraint(rawValue: String(pair[1]))
+            case "oom_memcg": report.oomMemoryCgroup = String(pair[1])
+            case "task_memcg": report.taskMemoryCgroup = String(pair[1])
+            default: break
+            }
+        }
+    }
+
+    /// The lines of `dump_header()` between the call trace and the task table that carry totals.
+    /// Returns whether `message` was one of them.
+    private mutating func readTotals(_ message: Substring) -> Bool {
+        if message.hasPrefix("CPU: ") || message.hasPrefix("Pid: ") {
+            Self.readProcessLine(message, into: &current!)
+            return true
+        }
+        if message.hasPrefix("memory: usage ") {
+            let (usage, limit) = Self.usageAndLimit(message)
+            current!.cgroupUsage = usage
+            current!.cgroupLimit = limit
+            return true
+        }
+        if message.hasPrefix("memory+swap: usage ") {
+            current!.cgroupMemorySwapLimit = Self.usageAndLimit(message).1
+            return true
+        }
+        if message.hasPrefix("swap: usage ") {
+            current!.cgroupSwapLimit = Self.usageAndLimit(message).1
+            return true
+        }
+        if message.hasPrefix("Task in "), let range = message.firstRange(of: " killed as a result of limit of ") {
+            current!.taskMemoryCgroup = String(message[message.index(message.startIndex, offsetBy: 8)..<range.lowerBound])
+            current!.oomMemoryCgroup = String(message[range.upperBound...])
+            current!.constraint = .memoryCgroup
+            return true
+        }
+        if message == "Mem-Info:" {
+            inMemoryInfo = true
+            return true
+        }
+        if message.hasSuffix(" pages RAM"), let pages = Int64(message.dropLast(" pages RAM".count)) {
+            current!.pagesRAM = pages
+            inMemoryInfo = false
+            return true
+        }
+        if message.hasSuffix(" pages reserved"), let pages = Int64(message.dropLast(" pages reserved".count)) {
+            current!.pagesReserved = pages
+            return true
+        }
+        if message.hasPrefix("Total swap = ") || message.hasPrefix("Free swap  = ") || message.hasPrefix("Free swap = ") {
+            let value = message.split(separator: "=").last?.trimmingBlanks ?? ""
+            let kib = Int64(value.hasSuffix("kB") ? value.dropLast(2) : value[...])
+            if message.hasPrefix("Total") { current!.totalSwap = kib.map { Bytes($0 * 1024) } }
+            else { current!.freeSwap = kib.map { Bytes($0 * 1024) } }
+            return true
+        }
+        if inMemoryInfo {
+            for word in message.split(separator: " ") where word.hasPrefix("free:") {
+                if let pages = Int64(word.dropFirst(5)) { current!.freePages = pages }
+            }
+            return true
+        }
+        return false
+    }
+
+    /// `CPU: 1 UID: 0 PID: 5931 Comm: grower Not tainted 6.18.44-fc-v657 #1 …` or
+    /// `Pid: 1234, comm: foo Not tainted 2.6.32-431.el6.x86_64 #1`.
+    private static func readProcessLine(_ message: Substring, into report: inout KernelOOMReport) {
+        let words = message.split(separator: " ")
+        if let index = words.firstIndex(where: { $0 == "PID:" || $0 == "Pid:" }), index + 1 < words.count {
+            let pid = Int(words[index + 1].filter(\.isNumber))
+            if report.invokingTask != nil, report.invokingTask!.pid == nil { report.invokingTask!.pid = pid }
+        }
+        guard let tainted = words.firstIndex(where: { $0 == "tainted" || $0 == "Tainted:" }) else { return }
+        report.kernelRelease = words[(tainted + 1)...].first { word in
+            word.first?.isNumber == true && word.contains(".")
+        }.map(String.init)
+    }
+
+    /// The usage and limit of `memory: usage 262144kB, limit 262144kB, failcnt 72`.
+    private static func usageAndLimit(_ message: Substring) -> (Bytes?, Bytes?) {
+        var usage: Bytes?
+        var limit: Bytes?
+        let words = message.split(whereSeparator: { $0 == " " || $0 == "," })
+        for (index, word) in words.enumerated() where index + 1 < words.count {
+            let value = words[index + 1]
+            guard value.hasSuffix("kB"), let kib = Int64(value.dropLast(2)) else { continue }
+            // The kernel prints an unlimited cgroup as PAGE_COUNTER_MAX pages in KiB: keep it,
+            // clamped to the largest size the engine holds.
+            let bytes = Bytes(min(kib, Bytes.maximum.value / 1024) * 1024)
+            if word == "usage" { usage = bytes } else if word == "limit" { limit = bytes }
+        }
+        return (usage, limit)
+    }
+}
+
+extension Substring {
+    /// The text without blanks (spaces and tabs) at either end.
+    var trimmingBlanks: Substring {
+        let start = drop { $0 == " " || $0 == "\t" }
+        var end = start
+        while let last = end.last, last == " " || last == "\t" { end = end.dropLast() }
+        return end
+    }
+}

@@ -1,0 +1,158 @@
+import MemoryPressure
+
+extension KillOrderReport {
+    /// What a kill-order report built from a real report adds to each form (docs/DESIGN.md,
+    /// "Kill-order report"): per entry the `pid` and `"killed":true` on the processes that died;
+    /// at the top an `evidence` object with the format, the source, the real victims and their
+    /// ranks, what the report does not say, and — with `--policies` — where every policy ranks
+    /// the real victims.
+    public struct EvidenceSection: Sendable {
+        /// Where one policy ranks the real victims.
+        public struct PolicyRank: Sendable, Hashable {
+            /// The policy's name.
+            public var policy: String
+            /// The rank of each killed process, in the order of ``ReportEvidence/killed``
+            /// (`nil`: the policy would not kill it, or it is not in the process list).
+            public var ranks: [Int?]
+            /// The policy's first choice, if any.
+            public var first: AppID?
+
+            /// A policy's ranks.
+            ///
+            /// - Complexity: O(1)
+            public init(policy: String, ranks: [Int?], first: AppID?) {
+                self.policy = policy
+                self.ranks = ranks
+                self.first = first
+            }
+        }
+
+        /// The report.
+        public var evidence: ReportEvidence
+        /// The ranking policy's rank of each killed process (as ``PolicyRank/ranks``).
+        public var ranks: [Int?]
+        /// One sentence per killed process (``EvidenceRanking/verdicts(for:)``).
+        public var verdicts: [String]
+        /// Every policy's ranks, with `--policies`; empty otherwise.
+        public var policies: [PolicyRank]
+        /// Which report of the input this is and how many there are (1 of 1 for a single one).
+        public var index: Int, count: Int
+
+        /// The section for `evidence` ranked by `ranking`.
+        ///
+        /// - Complexity: O(n) per killed process
+        public init(evidence: ReportEvidence, ranking: EvidenceRanking?, index: Int = 1, count: Int = 1) {
+            self.evidence = evidence
+            self.ranks = evidence.killed.map { killed in killed.app.flatMap { ranking?.rank(of: $0) } }
+            self.verdicts =
+                ranking?.verdicts(for: evidence)
+                ?? ["the report holds no process list: nothing to rank"]
+            self.policies = []
+            self.index = index
+            self.count = count
+        }
+
+        private var killedApps: Set<AppID> { Set(evidence.killed.compactMap(\.app)) }
+
+        /// `,"pid":N,"killed":true` for an entry, as it applies.
+        ///
+        /// - Complexity: O(killed processes)
+        public func jsonFields(of app: AppID) -> String {
+            var out = evidence.pids[app].map { ",\"pid\":\($0)" } ?? ""
+            if killedApps.contains(app) { out += ",\"killed\":true" }
+            return out
+        }
+
+        /// The `pid` and `killed` CSV fields of an entry.
+        ///
+        /// - Complexity: O(killed processes)
+        public func csvFields(of app: AppID) -> [String] {
+            [evidence.pids[app].map(String.init) ?? "", killedApps.contains(app) ? "true" : ""]
+        }
+
+        /// The table's EVIDENCE cell of an entry: "killed by the kernel", or nothing.
+        ///
+        /// - Complexity: O(killed processes)
+        public func tableMark(of app: AppID) -> String {
+            killedApps.contains(app) ? "killed by \(evidence.format.killer)" : ""
+        }
+
+        /// The `evidence` object.
+        ///
+        /// - Complexity: O(size of the section)
+        public var json: String {
+            var out = "{\"format\":\"\(evidence.format.rawValue)\",\"source\":\(Event.json(evidence.source)),"
+            out += "\"location\":\(Event.json(evidence.location)),\"summary\":\(Event.json(evidence.summary)),"
+            out += "\"killed\":["
+            out += zip(evidence.killed, ranks).map { killed, rank in
+                var item = "{"
+                if let pid = killed.pid { item += "\"pid\":\(pid)," }
+                item += "\"name\":\(Event.json(killed.name)),\"rank\":" + (rank.map(String.init) ?? "null") + "}"
+                return item
+            }.joined(separator: ",")
+            out += "],\"verdicts\":[" + verdicts.map(Event.json).joined(separator: ",") + "]"
+            out += ",\"missing\":[" + evidence.missing.map(Event.json).joined(separator: ",") + "]"
+            out += ",\"notes\":[" + evidence.notes.map(Event.json).joined(separator: ",") + "]"
+            if !evidence.excluded.isEmpty {
+                out += ",\"excluded\":["
+                out += evidence.excluded.map { "{\"app\":\(Event.json($0.app)),\"reason\":\(Event.json($0.reason))}" }
+                    .joined(separator: ",")
+                out += "]"
+            }
+            if !policies.isEmpty {
+                out += ",\"policies\":["
+                out += policies.map { (entry: PolicyRank) -> String in
+                    let ranks: [String] = entry.ranks.map { $0.map { String($0) } ?? "null" }
+                    let first: String = entry.first.map { Event.json($0.rawValue) } ?? "null"
+                    return "{\"policy\":\(Event.json(entry.policy)),\"ranks\":[\(ranks.joined(separator: ","))],\"first\":\(first)}"
+                }.joined(separator: ",")
+                out += "]"
+            }
+            return out + "}"
+        }
+
+        /// The lines above the table: which report, and the verdicts.
+        ///
+        /// - Complexity: O(size of the section)
+        public var tableHeading: String {
+            let name =
+                switch evidence.format {
+                case .linuxOOMReport: "kernel OOM report"
+                case .earlyoom: "earlyoom kill"
+                }
+            var out = "\(name)" + (count > 1 ? " \(index) of \(count)" : "")
+            out += ": \(evidence.source), \(evidence.location): \(evidence.summary)\n"
+            out += verdicts.map { $0 + ".\n" }.joined() + "\n"
+            return out
+        }
+
+        /// The lines under the table: what the report does not say, notes, left-out processes
+        /// and every policy's ranks.
+        ///
+        /// - Complexity: O(size of the section)
+        public var tableFooter: String {
+            var out = ""
+            if !evidence.excluded.isEmpty {
+                out += "\nnot ranked:\n"
+                out += TextTable.render(
+                    [["APP", "REASON"]] + evidence.excluded.map { [$0.app, $0.reason] }, rightAligned: [])
+            }
+            if !evidence.missing.isEmpty {
+                out += "\nthe report does not say:\n" + evidence.missing.map { "- \($0)\n" }.joined()
+            }
+            if !evidence.notes.isEmpty { out += "\nnotes:\n" + evidence.notes.map { "- \($0)\n" }.joined() }
+            if !policies.isEmpty {
+                let victims = evidence.killed.map { $0.app?.rawValue ?? $0.name }
+                out += "\nwhere each policy ranks what \(evidence.format.killer) killed:\n"
+                var rows = [["POLICY"] + victims.map { "RANK OF \($0)" } + ["FIRST CHOICE"]]
+                for entry in policies {
+                    rows.append(
+                        [entry.policy] + entry.ranks.map { $0.map(String.init) ?? "never" }
+                            + [entry.first?.rawValue ?? "-"])
+                }
+                out += TextTable.render(rows, rightAligned: Set(1...max(victims.count, 1)))
+            }
+            return out
+        }
+    }
+}
