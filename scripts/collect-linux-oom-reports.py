@@ -15,7 +15,7 @@ so that they run where that capability is withheld (as on the machine the corpus
 Needs root, a cgroup-v1 memory controller mounted read-write and a readable `dmesg`. Only the
 processes it starts are ever in the cgroups it makes, so nothing else on the machine is at risk.
 
-    sudo scripts/collect-linux-oom-reports.py [--only NAME] [--out evidence/linux-oom]
+    sudo scripts/collect-linux-oom-reports.py [--only NAME] [--global] [--out evidence/linux-oom]
 """
 
 import argparse
@@ -41,7 +41,8 @@ spec = json.loads(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 libc.prctl(15, spec["name"].encode()[:15], 0, 0, 0)
 with open("/proc/self/oom_score_adj", "w") as f: f.write(str(spec["adj"]))
-with open(spec["cgroup"] + "/cgroup.procs", "w") as f: f.write(str(os.getpid()))
+if spec.get("cgroup"):
+    with open(spec["cgroup"] + "/cgroup.procs", "w") as f: f.write(str(os.getpid()))
 keep = []
 def touch(m, size, stride=4096):
     for offset in range(0, size, stride): m[offset] = 1
@@ -128,6 +129,16 @@ def random_scenarios(count):
     return result
 
 
+def global_scenario():
+    """A whole-machine OOM: 8 GiB at adj 0, 2 GiB at adj 700, then a process that allocates until
+    MemTotal is nearly used up (no cgroup limit). With adj 700 the 2 GiB process outranks every
+    other process of the machine, so the kernel's choice falls on one of ours."""
+    total = int(open("/proc/meminfo").readline().split()[1]) >> 10
+    residents = [hog("big-adj0", anon=8192), hog("small-adj700", adj=700, anon=2048)]
+    return ("global", None, residents, hog("grower", grow=total - 8192 - 1024),
+            "whole machine (CONSTRAINT_NONE): %d MiB of RAM, no swap" % total)
+
+
 def kmsg(text):
     with open("/dev/kmsg", "w") as f:
         f.write(text + "\n")
@@ -138,9 +149,12 @@ def dmesg_lines():
 
 
 def run_scenario(name, limit, residents, trigger, cgroup):
-    os.mkdir(cgroup)
-    with open(cgroup + "/memory.limit_in_bytes", "w") as f:
-        f.write(str(limit * MIB))
+    if limit is None:
+        cgroup = None
+    else:
+        os.mkdir(cgroup)
+        with open(cgroup + "/memory.limit_in_bytes", "w") as f:
+            f.write(str(limit * MIB))
     children = []
     try:
         for spec in residents:
@@ -152,14 +166,14 @@ def run_scenario(name, limit, residents, trigger, cgroup):
         spec = dict(trigger, cgroup=cgroup)
         grower = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(spec)], stdout=subprocess.PIPE, text=True)
         children.append(grower)
-        grower.wait(timeout=120)
+        grower.wait(timeout=300)
         time.sleep(0.5)
     finally:
         for child in children:
             if child.poll() is None:
                 child.send_signal(signal.SIGKILL)
             child.wait()
-        for _ in range(50):
+        for _ in range(50 if cgroup else 0):
             try:
                 os.rmdir(cgroup)
                 break
@@ -172,12 +186,15 @@ def main():
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "evidence", "linux-oom"))
     parser.add_argument("--only", help="run only the scenario with this name")
     parser.add_argument("--random", type=int, default=12, help="how many seeded random scenarios (default 12)")
+    parser.add_argument(
+        "--global", dest="whole", action="store_true",
+        help="also run the whole-machine OOM last (fills RAM for a few seconds; run it on an idle machine)")
     args = parser.parse_args()
     if os.geteuid() != 0 or not os.access(CGROUP_ROOT, os.W_OK):
         sys.exit("collect-linux-oom-reports: needs root and a writable %s (cgroup v1 memory controller)" % CGROUP_ROOT)
     os.makedirs(args.out, exist_ok=True)
     release = os.uname().release
-    scenarios = SCENARIOS + random_scenarios(args.random)
+    scenarios = SCENARIOS + random_scenarios(args.random) + ([global_scenario()] if args.whole else [])
     index_path = os.path.join(args.out, "INDEX.tsv")
     index = []
     for number, (name, limit, residents, trigger, about) in enumerate(scenarios, start=1):
@@ -199,11 +216,14 @@ def main():
             continue
         with open(os.path.join(args.out, file), "w") as f:
             f.write("\n".join(report) + "\n")
-        index.append("\t".join([file, name, release, str(limit), str(kills), about]))
+        index.append("\t".join([file, name, release, str(limit or "-"), str(kills), about]))
         print("%-28s %d kill(s), %d lines" % (file, kills, len(report)), flush=True)
-    if not args.only:
-        with open(index_path, "w") as f:
-            f.write("file\tscenario\tkernel\tlimit_mib\tkills\tabout\n" + "\n".join(index) + "\n")
+    rows = {}
+    if args.only and os.path.exists(index_path):
+        rows = {line.split("\t")[0]: line for line in open(index_path).read().splitlines()[1:]}
+    rows.update({line.split("\t")[0]: line for line in index})
+    with open(index_path, "w") as f:
+        f.write("file\tscenario\tkernel\tlimit_mib\tkills\tabout\n" + "\n".join(rows[k] for k in sorted(rows)) + "\n")
 
 
 if __name__ == "__main__":
