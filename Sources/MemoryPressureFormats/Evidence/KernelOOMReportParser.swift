@@ -80,7 +80,9 @@ public struct KernelOOMReportParser {
         }
         if message.contains("Killed process ") {
             var closed: KernelOOMReport?
-            if current?.victim != nil { closed = close() }
+            // A victim already killed closes that report; one only chosen (`Kill process …`)
+            // is completed by this line.
+            if let killed = current?.victim, killed.line != 0 { closed = close() }
             openIfNeeded(at: lineNumber)
             inTable = false
             current!.victim = Self.victim(message, chosen: current!.victim, lineNumber: lineNumber)
@@ -269,6 +271,8 @@ public struct KernelOOMReportParser {
         let digits = text.prefix { $0.isNumber }
         let pid = Int(digits)
         var rest = text[digits.endIndex...].drop { $0 == " " }
+        // RHEL 6 prints `Killed process 1234, UID 500, (java) …`: the name follows shortly.
+        if rest.first == ",", let open = rest.prefix(24).firstIndex(of: "(") { rest = rest[open...] }
         guard rest.first == "(" else { return (pid, "", rest) }
         rest = rest.dropFirst()
         // The name ends at the first ")" that ends the line or is followed by a field

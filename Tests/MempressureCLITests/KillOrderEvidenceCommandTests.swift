@@ -1,0 +1,109 @@
+import Foundation
+import MemoryPressure
+import MemoryPressureFormats
+import Testing
+import TestSupport
+
+// `mempressure kill-order REPORT` (issue 22) on the real reports of evidence/: recognised by
+// content, every report of a log, the contract's `evidence`, `pid` and `killed` fields, and the
+// documented exit codes for reports that cannot be read.
+
+private func json(_ text: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(text.utf8))
+}
+
+@Suite("mempressure kill-order on real reports")
+struct KillOrderEvidenceCommandTests {
+    @Test("A log with two kernel reports gives a JSON array, each ranked by linux-oom with its victim first")
+    func twoReportsAsJSON() throws {
+        let result = try runMempressure(["kill-order", "evidence/linux-oom/04-shmem.log", "--format", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let documents = try #require(try json(result.standardOutput) as? [[String: Any]])
+        #expect(documents.count == 2)
+        for document in documents {
+            #expect(document["policy"] as? String == "linux-oom")
+            let evidence = try #require(document["evidence"] as? [String: Any])
+            #expect(evidence["format"] as? String == "linux-oom-report")
+            #expect(evidence["source"] as? String == "evidence/linux-oom/04-shmem.log")
+            let killed = try #require((evidence["killed"] as? [[String: Any]])?.first)
+            #expect(killed["rank"] as? Int == 1)
+            let first = try #require((document["order"] as? [[String: Any]])?.first)
+            #expect(first["killed"] as? Bool == true)
+            #expect(first["pid"] as? Int == killed["pid"] as? Int)
+        }
+    }
+
+    @Test("jsonl gives one report a line; the table marks the victim in words")
+    func jsonLinesAndTable() throws {
+        let lines = try runMempressure(["kill-order", "evidence/linux-oom/26-random-11.log", "--format", "jsonl"])
+        #expect(lines.status == 0)
+        #expect(lines.standardOutput.split(separator: "\n").count == 4)
+        let table = try runMempressure(["kill-order", "evidence/linux-oom/02-largest-dies.log"])
+        #expect(table.standardOutput.contains("the kernel killed big["))
+        #expect(table.standardOutput.contains("linux-oom ranks it first"))
+        #expect(table.standardOutput.contains("killed by the kernel"))
+        #expect(table.standardOutput.contains("the foreground app and app states"))
+    }
+
+    @Test("--policies all shows where every shipped policy ranks the real victim; --policy changes the ranking")
+    func everyPolicy() throws {
+        let result = try runMempressure([
+            "kill-order", "evidence/linux-oom/03-adj-beats-size.log", "--policies", "all", "--format", "json",
+        ])
+        let document = try #require(try json(result.standardOutput) as? [String: Any])
+        let policies = try #require((document["evidence"] as? [String: Any])?["policies"] as? [[String: Any]])
+        #expect(policies.map { $0["policy"] as? String } == Policy.shippedNames)
+        let ios4 = try runMempressure(["kill-order", "evidence/linux-oom/03-adj-beats-size.log", "--policy", "ios4"])
+        #expect(ios4.standardOutput.contains("policy ios4"))
+        #expect(ios4.standardOutput.contains("ios4 ranks it"))
+    }
+
+    @Test("earlyoom's log is recognised and ranked by the earlyoom policy")
+    func earlyoomLog() throws {
+        let result = try runMempressure(["kill-order", "evidence/earlyoom/01-three-hogs.log", "--format", "jsonl"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let documents = result.standardOutput.split(separator: "\n")
+        #expect(documents.count == 2)
+        for line in documents {
+            let document = try #require(try json(String(line)) as? [String: Any])
+            #expect(document["policy"] as? String == "earlyoom")
+            let evidence = try #require(document["evidence"] as? [String: Any])
+            #expect((evidence["killed"] as? [[String: Any]])?.first?["rank"] as? Int == 1)
+        }
+    }
+
+    @Test("A report on standard input is recognised too")
+    func standardInput() throws {
+        let text = try String(contentsOfFile: PackagePaths.path("evidence/linux-oom/08-adj-max-small.log"), encoding: .utf8)
+        let result = try runMempressure(["kill-order", "-", "--format", "json"], input: text)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\"source\":\"<stdin>\""))
+        #expect(result.standardOutput.contains("\"killed\":true"))
+    }
+
+    @Test("A malformed task row exits 65 naming the file, line and column; a file with no report, 65 saying what was expected")
+    func errors() throws {
+        let directory = try scratchDirectory("kill-order-evidence")
+        let bad = directory.appendingPathComponent("bad.log")
+        let text = try String(contentsOfFile: PackagePaths.path("evidence/linux-oom/02-largest-dies.log"), encoding: .utf8)
+        // The row of `medium`, its rss column replaced: "[  345.019722] [   5929]     0  5929    19649    18885 …".
+        var lines = text.components(separatedBy: "\n")
+        let row = try #require(lines.firstIndex { $0.hasSuffix(" medium") })
+        var words = lines[row].split(separator: " ", omittingEmptySubsequences: false)
+        let rss = try #require(words.indices.filter { !words[$0].isEmpty }.dropFirst(7).first)
+        words[rss] = "?"
+        lines[row] = words.joined(separator: " ")
+        try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        let malformed = try runMempressure(["kill-order", bad.path])
+        #expect(malformed.status == 65)
+        #expect(malformed.standardError.contains("bad.log:\(row + 1):"))
+        #expect(malformed.standardError.contains("expected a number in column rss"))
+        let snapshot = try runMempressure([
+            "kill-order", "Examples/snapshots/phone.yaml", "--input-format", "linux-oom-report",
+        ])
+        #expect(snapshot.status == 65)
+        #expect(snapshot.standardError.contains("no kernel OOM report found"))
+        let policies = try runMempressure(["kill-order", "evidence/linux-oom/02-largest-dies.log", "--policies", "a,,b"])
+        #expect(policies.status == 64)
+    }
+}
