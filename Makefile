@@ -45,7 +45,7 @@ install: deps
 
 # Every parser fuzzed for a minute each (libFuzzer; scripts/fuzz.sh TARGET SECONDS for one).
 fuzz: deps
-	for target in policy snapshot trace workload usage-log sweep; do scripts/fuzz.sh $$target 60 || exit 1; done
+	for target in policy snapshot trace workload usage-log sweep report; do scripts/fuzz.sh $$target 60 || exit 1; done
 
 # The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
 sanitizers: deps

@@ -2,7 +2,7 @@
 //
 // libFuzzer targets for every parser of the MemoryPressure package, in their own package so that
 // building the root package never builds them. Build and run one with `scripts/fuzz.sh TARGET
-// SECONDS` (TARGET: policy, snapshot, trace, workload, usage-log, sweep); the README's "Limits and hostile
+// SECONDS` (TARGET: policy, snapshot, trace, workload, usage-log, sweep, report); the README's "Limits and hostile
 // input" section reports how many inputs each ran without a crash.
 
 import PackageDescription
@@ -47,6 +47,11 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureSimulation", package: "MemoryPressure"),
+            ]),
+        .executableTarget(
+            name: "FuzzReport",
+            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+                .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
             ]),
         .executableTarget(
             name: "FuzzUsageLog",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes one parser with libFuzzer for a number of seconds:
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
-# TARGET is policy, snapshot, trace, workload, usage-log or sweep (sweep files, --param, --shard
-# and merge's parts; the first byte of an input picks which). The seed corpus comes from the
+# TARGET is policy, snapshot, trace, workload, usage-log, sweep (sweep files, --param, --shard
+# and merge's parts; the first byte of an input picks which) or report (kernel OOM reports and
+# earlyoom logs, read, rebuilt, ranked and rendered). The seed corpus comes from the
 # project's own files (policies/, Examples/, Fuzz/Seeds/); the corpus grows in
 # Fuzz/.build/corpus/TARGET between runs. A crash, a leak, a timeout (a hang) or running out of
 # memory stops the run with a non-zero exit and leaves the input in Fuzz/findings/: make it a
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh policy|snapshot|trace|workload|usage-log|sweep SECONDS}"
+target="${1:?usage: scripts/fuzz.sh policy|snapshot|trace|workload|usage-log|sweep|report SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
 
@@ -21,7 +22,8 @@ case "$target" in
     workload) product=FuzzWorkload; seeds=() ;;
     usage-log) product=FuzzUsageLog; seeds=(Examples/usage/*) ;;
     sweep) product=FuzzSweep; seeds=() ;;
-    *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log or sweep" >&2; exit 64 ;;
+    report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log) ;;
+    *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;
 esac
 
 # The fuzzer build has its own scratch folder, so it never disturbs the package's own builds.

@@ -1,0 +1,38 @@
+import FuzzSupport
+import MemoryPressure
+import MemoryPressureFormats
+
+/// libFuzzer entry point: any bytes are read as a kernel OOM log and as an earlyoom log; each
+/// either gives reports or an ``InputError``. Every report is rebuilt as evidence and ranked by
+/// the policy of the system that wrote it, and the report document is rendered in every form.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let text = fuzzText(data, size)
+    var evidence: [ReportEvidence] = []
+    if let reports = try? KernelOOMReportParser.reports(in: text, file: "fuzz.log") {
+        evidence += reports.map { $0.evidence(source: "fuzz.log") }
+    }
+    if let kills = try? EarlyoomLogParser.kills(in: text, file: "fuzz.log") {
+        evidence += kills.map { $0.evidence(source: "fuzz.log") }
+    }
+    _ = EvidenceFormat.detect(text.split(separator: "\n").prefix(400))
+    for item in evidence {
+        guard let policy = try? Policy.shipped(item.format.matchingPolicy) else { continue }
+        let ranking = try? EvidenceRanking(item, policy: policy)
+        var report = KillOrderReport(
+            policy: policy.name, device: item.snapshot?.device ?? Device(memory: .zero), free: ranking??.free ?? .zero,
+            level: ranking??.level ?? .normal, order: Array((ranking??.order ?? []).prefix(20)),
+            protected: ranking??.protected ?? [], explain: false)
+        report.evidence = KillOrderReport.EvidenceSection(evidence: item, ranking: ranking ?? nil)
+        _ = report.json
+        _ = report.table
+        _ = report.csv
+    }
+    return 0
+}
+
+/// The process's entry point (SwiftPM renames `main` to this): libFuzzer's driver.
+@_cdecl("FuzzReport_main")
+public func fuzzReportMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    runFuzzer(argc, argv, fuzzReport)
+}
