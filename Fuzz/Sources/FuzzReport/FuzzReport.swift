@@ -20,10 +20,10 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let policy = try? Policy.shipped(item.format.matchingPolicy) else { continue }
         let ranking = try? EvidenceRanking(item, policy: policy)
         var report = KillOrderReport(
-            policy: policy.name, device: item.snapshot?.device ?? Device(memory: .zero), free: ranking??.free ?? .zero,
-            level: ranking??.level ?? .normal, order: Array((ranking??.order ?? []).prefix(20)),
-            protected: ranking??.protected ?? [], explain: false)
-        report.evidence = KillOrderReport.EvidenceSection(evidence: item, ranking: ranking ?? nil)
+            policy: policy.name, device: item.snapshot?.device ?? Device(memory: .zero), free: ranking?.free ?? .zero,
+            level: ranking?.level ?? .normal, order: Array((ranking?.order ?? []).prefix(20)),
+            protected: ranking?.protected ?? [], explain: false)
+        report.evidence = KillOrderReport.EvidenceSection(evidence: item, ranking: ranking)
         _ = report.json
         _ = report.table
         _ = report.csv

@@ -58,7 +58,7 @@ public struct EarlyoomLogParser {
 
     /// Every kill in `text`, in order.
     ///
-    /// - Throws: ``InputError`` for a malformed process-list line or a limit passed.
+    /// - Throws: `InputError` for a malformed process-list line or a limit passed.
     /// - Complexity: O(length of `text`)
     public static func kills(in text: String, file: String) throws(InputError) -> [EarlyoomKill] {
         var parser = EarlyoomLogParser(file: file)
@@ -71,7 +71,7 @@ public struct EarlyoomLogParser {
 
     /// Reads line `lineNumber` (1-based) and returns the kill it states, if any.
     ///
-    /// - Throws: ``InputError`` for a malformed process-list line or a limit passed.
+    /// - Throws: `InputError` for a malformed process-list line or a limit passed.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> EarlyoomKill? {
         var message = line

@@ -14,7 +14,7 @@ public struct EvidenceRanking: Sendable {
     /// Ranks the snapshot of `evidence` under `policy`, or returns `nil` when the report holds
     /// no process list.
     ///
-    /// - Throws: ``EngineError`` if the engine refuses the rebuilt snapshot (a size past its limits).
+    /// - Throws: `EngineError` if the engine refuses the rebuilt snapshot (a size past its limits).
     /// - Complexity: O(n log n) for n processes.
     public init?(_ evidence: ReportEvidence, policy: Policy) throws(EngineError) {
         guard let snapshot = evidence.snapshot else { return nil }

@@ -14,7 +14,7 @@ extension KernelOOMReport {
     /// - The global init process (pid 1) is left out, as `oom_unkillable_task()` leaves it out.
     /// - What the report lacks is listed in ``ReportEvidence/missing`` and never guessed: it
     ///   names no foreground app and no app states, and older kernels ranked differently
-    ///   (``KernelOOMReport/generationNotes``).
+    ///   (``KernelOOMReport/generationNotes(scores:)``).
     ///
     /// - Parameter source: the input's name as given.
     /// - Complexity: O(tasks)

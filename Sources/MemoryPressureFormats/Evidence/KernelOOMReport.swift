@@ -5,7 +5,7 @@ import MemoryPressure
 /// it, the constraint, the memory totals, the task table and the process it killed.
 ///
 /// Every field is what the report says; a field the report does not carry is `nil` and named in
-/// ``missing``. Read reports with ``KernelOOMReportParser``.
+/// ``ReportEvidence/missing`` of its ``evidence(source:)``. Read reports with ``KernelOOMReportParser``.
 public struct KernelOOMReport: Sendable, Hashable {
     /// The task that invoked the OOM killer (`NAME invoked oom-killer: gfp_mask=…, order=…, oom_score_adj=…`).
     public struct InvokingTask: Sendable, Hashable {

@@ -12,7 +12,7 @@ import MemoryPressure
 /// memory: Killed process`, the older `Kill process … score … or sacrifice child` followed by
 /// `Killed process`). Lines of other messages interleaved with a report are skipped.
 ///
-/// A task row that does not fit its header is an ``InputError`` naming the line, the column and
+/// A task row that does not fit its header is an `InputError` naming the line, the column and
 /// what was expected; so are more than ``maximumTasks`` rows in one report and a command name
 /// longer than ``maximumNameBytes``.
 public struct KernelOOMReportParser {
@@ -38,7 +38,7 @@ public struct KernelOOMReportParser {
 
     /// Every report in `text`, in order.
     ///
-    /// - Throws: ``InputError`` for a malformed task row or a limit passed.
+    /// - Throws: `InputError` for a malformed task row or a limit passed.
     /// - Complexity: O(length of `text`)
     public static func reports(in text: String, file: String) throws(InputError) -> [KernelOOMReport] {
         var parser = KernelOOMReportParser(file: file)
@@ -52,7 +52,7 @@ public struct KernelOOMReportParser {
 
     /// Reads line `lineNumber` (1-based) and returns the report it closed, if any.
     ///
-    /// - Throws: ``InputError`` for a malformed task row or a limit passed.
+    /// - Throws: `InputError` for a malformed task row or a limit passed.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
         let message = KernelLogLine.message(of: line)

@@ -29,7 +29,7 @@ extension KillOrderReport {
 
         /// The report.
         public var evidence: ReportEvidence
-        /// The ranking policy's rank of each killed process (as ``PolicyRank/ranks``).
+        /// The ranking policy's rank of each killed process (as `PolicyRank.ranks`).
         public var ranks: [Int?]
         /// One sentence per killed process (``EvidenceRanking/verdicts(for:)``).
         public var verdicts: [String]

@@ -4,7 +4,7 @@ import MemoryPressure
 public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
     /// A Linux kernel OOM report (dmesg, `journalctl -k`, kern.log): ``KernelOOMReport``.
     case linuxOOMReport = "linux-oom-report"
-    /// earlyoom's log with its `-d` process list: ``EarlyoomLog``.
+    /// earlyoom's log with its `-d` process list: ``EarlyoomLogParser``.
     case earlyoom
 
     /// The shipped policy that reproduces the system that wrote such a report.
