@@ -86,6 +86,12 @@ extension KernelOOMReport {
         var unattributed = Bytes.zero
         if !global, let usage = cgroupUsage {
             unattributed = Bytes(max(usage.value - resident, 0))
+            if resident > usage.value {
+                notes.append(
+                    "the tasks' rss (\(Bytes(resident).formatted)) exceeds the cgroup's usage (\(usage.formatted)): "
+                        + "rss also counts pages charged elsewhere (shared libraries, memory from before a task "
+                        + "joined), so the free memory shown is below zero")
+            }
         } else if let freePages {
             unattributed = Bytes(max(memory.value - freePages &* pageSize - resident, 0))
         }
