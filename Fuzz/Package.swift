@@ -2,8 +2,8 @@
 //
 // libFuzzer targets for every parser of the MemoryPressure package, in their own package so that
 // building the root package never builds them. Build and run one with `scripts/fuzz.sh TARGET
-// SECONDS` (TARGET: policy, snapshot, trace, workload, usage-log, sweep, report); the README's "Limits and hostile
-// input" section reports how many inputs each ran without a crash.
+// SECONDS` (TARGET: policy, snapshot, trace, workload, usage-log, sweep, report); docs/limits.md ("Limits and hostile
+// input") reports how many inputs each ran without a crash.
 
 import PackageDescription
 

@@ -1,8 +1,8 @@
 import MemoryPressure
 
 /// The documented limits every input file is checked against when it is read, so that no file
-/// can make the engine overflow, hang or exhaust memory. The README's "Limits and hostile
-/// input" section lists them.
+/// can make the engine overflow, hang or exhaust memory. docs/limits.md ("Limits and
+/// hostile input") lists them.
 public enum InputLimits {
     /// The largest size of one app or one device: `Bytes.maximum` (2^50 bytes, 1 PiB).
     public static var maximumSize: Bytes { .maximum }

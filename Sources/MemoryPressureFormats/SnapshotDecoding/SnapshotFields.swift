@@ -19,7 +19,7 @@ enum SnapshotScalar {
     case string(String)
 }
 
-/// The keys of an app in a snapshot (README, "File formats").
+/// The keys of an app in a snapshot (docs/file-formats.md).
 enum SnapshotAppKey: Int {
     case id, state, footprint, viewCaches, purgeable, lastActive, backgroundModes, oomScoreAdj, swap, pageTables,
         priority
