@@ -38,23 +38,10 @@ enum InputFile {
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw CLIError.notFound("\(name): is a directory, expected a file")
         }
-        var data = [UInt8]()
         // A regular file's size is known: one allocation instead of doubling (and copying) up to it.
-        if info.st_size > 0 { data.reserveCapacity(Swift.min(Int(info.st_size), maximumSize) + 1) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(errno))))")
-            }
-            if count == 0 { break }
-            data.append(contentsOf: chunk[0..<count])
-            guard data.count <= maximumSize else {
-                throw CLIError.malformed("\(name): larger than the limit of \(maximumSize >> 20) MiB for an input file")
-            }
+        return try readAll(name: name, expectedSize: Int(info.st_size)) { buffer, _ in
+            Glibc.read(descriptor, buffer.baseAddress, buffer.count)
         }
-        return try decode(data, name: name)
     }
 
     /// The first `count` bytes of `file` as text (invalid UTF-8 repaired), to tell what kind of
@@ -67,10 +54,21 @@ enum InputFile {
 
     /// The whole text of `file`, named `name` in errors, with the limits and checks of ``read(_:)``.
     static func read(_ file: Rereadable, name: String) throws -> String {
+        try readAll(name: name, expectedSize: 0) { buffer, offset in
+            pread(file.descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+        }
+    }
+
+    /// Everything `next` reads (into a buffer, at a byte offset; 0 at the end, −1 with `errno`
+    /// on failure), decoded as UTF-8; 66 when a read fails, 65 past ``maximumSize``.
+    private static func readAll(
+        name: String, expectedSize: Int, _ next: (UnsafeMutableRawBufferPointer, Int) -> Int
+    ) throws -> String {
         var data = [UInt8]()
+        if expectedSize > 0 { data.reserveCapacity(Swift.min(expectedSize, maximumSize) + 1) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, off_t(data.count)) }
+            let count = chunk.withUnsafeMutableBytes { next($0, data.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw CLIError.notFound("\(name): cannot be read (\(String(cString: strerror(errno))))")
