@@ -1,27 +1,70 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-/// Imports real app-usage logs in the common form `user, session, timestamp, app, event` with
-/// `Opened`/`Closed` events (CSV or TSV, with a header row), mapping each user's day to a trace.
+/// Imports real app-usage logs — the common form `user, session, timestamp, app, event`, LSApp's
+/// TSV and Android UsageStatsManager exports (docs/usage-logs.md; CSV or TSV with a header row) —
+/// mapping each user's day (or each user's whole log) to a trace.
 public enum UsageLogImport {
-    /// One user's trace, ready to replay.
+    /// One sample of a log: a user's day, or a user's whole log, ready to replay.
     public struct UserTrace: Sendable {
         /// The user's id as the log writes it.
         public var user: String
-        /// The trace: `open` for each Opened, `home` for a Closed of the foreground app.
+        /// The day (`2018-01-16`, on the user's clock) when the log is sampled by day, else `nil`.
+        public var day: String?
+        /// The trace: `open` for each move of an app to the foreground, `home` for the
+        /// foreground app leaving it. A day's trace starts at that day's midnight; a whole log's
+        /// at its first row.
         public var trace: Trace
+
+        /// The sample's name: the user, then the day when there is one (`u1 2018-01-16`).
+        public var label: String { day.map { "\(user) \($0)" } ?? user }
+
+        /// A sample of `user` (on `day`, if given).
+        ///
+        /// - Complexity: O(1)
+        public init(user: String, day: String? = nil, trace: Trace) {
+            self.user = user
+            self.day = day
+            self.trace = trace
+        }
+    }
+
+    /// What a sample of a log is.
+    public enum Sampling: String, Sendable, CaseIterable {
+        /// One sample per user and day, the day starting at the user's local midnight: every
+        /// metric is per day, like the generated users'.
+        case day
+        /// One sample per user, the whole log.
+        case user
+    }
+
+    /// A log read: its samples and the rows it skipped.
+    public struct Log: Sendable {
+        /// The samples kept, users in the order of their first row, each user's days in order.
+        public var samples: [UserTrace]
+        /// The event types skipped (not a move to or from the foreground), in the order of their
+        /// first row.
+        public var skippedEvents: [UsageLogReader.SkippedEvent]
+        /// The rows read whose events were used (skipped rows not counted).
+        public var rows: Int
     }
 
     /// The largest timestamp in seconds a log may give, either side of zero (about 3,170 years).
     public static let maximumTimestamp = 1e11
 
-    /// Parses `text` (the separator is detected from the header: tab or comma). Fields may be
-    /// quoted as RFC 4180 says (`"Foo, Inc."`, `""` for a quote); lines end with LF or CRLF.
-    /// Timestamps are seconds (integers or decimals, at most ``maximumTimestamp`` either side of
-    /// zero) or valid ISO 8601 dates (`2016-05-03T08:15:00Z` or with a space, years 1–9999).
-    /// App names must be app ids (printable characters, see `AppID.problem(with:)`).
-    /// Apps get footprints from `catalogue` (by app name) or, for unknown names, a stable size
-    /// drawn from `workload`'s footprint distribution, so imports are deterministic.
+    /// How close (seconds) an Android activity pause and a resume of the same app must be to be
+    /// one activity handing over to another inside the app (`ACTIVITY_PAUSED` of the old one is
+    /// logged just before `ACTIVITY_RESUMED` of the new one), not the user leaving the app.
+    public static let activitySwitchSeconds = 2.0
+
+    /// Parses `text` (the separator is detected from the header: tab or comma), one sample per
+    /// user. Fields may be quoted as RFC 4180 says (`"Foo, Inc."`, `""` for a quote); lines end
+    /// with LF or CRLF. Timestamps are seconds (integers or decimals, at most
+    /// ``maximumTimestamp`` either side of zero), milliseconds (see ``UsageLogReader``) or valid
+    /// ISO 8601 dates (`2016-05-03T08:15:00Z` or with a space, years 1–9999). App names must be
+    /// app ids (printable characters, see `AppID.problem(with:)`). Apps get footprints from a
+    /// stable size drawn, by name, from `workload`'s footprint distribution, so imports are
+    /// deterministic.
     ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row;
     ///   a message quotes at most a short excerpt of the input.
@@ -34,33 +77,41 @@ public enum UsageLogImport {
         try parse(ByteLineReader(.bytes(Array(text.utf8)), file: file, byteOrderMarks: 2), workload: workload)
     }
 
-    /// Reads the log `lines` holds row by row (``UsageLogReader``) and returns the traces of the
-    /// users `keeping` accepts, in the order of their first row. Only those users' rows are kept
-    /// (about 32 bytes a row: time, line, flag and an index into the file's app names), never the
-    /// text: a row of a user not kept is checked and dropped. Rows of one user need not be
-    /// contiguous — a fleet log is often sorted by time, every user's rows interleaved — because a
-    /// user's trace is only built once the whole file has been read (a later row may come
-    /// earlier in time); each kept user's trace is then built, its rows sorted by time.
+    /// ``read(_:workload:sampling:keeping:)`` with one sample per user, its samples only.
+    ///
+    /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
+    /// - Complexity: as ``read(_:workload:sampling:keeping:)``.
+    public static func parse(
+        _ lines: ByteLineReader, workload: Workload = .phone, keeping: (String) -> Bool = { _ in true }
+    ) throws(InputError) -> [UserTrace] {
+        try read(lines, workload: workload, sampling: .user, keeping: keeping).samples
+    }
+
+    /// Reads the log `lines` holds row by row (``UsageLogReader``) and returns the samples of the
+    /// users `keeping` accepts, users in the order of their first row. Only those users' rows are
+    /// kept (about 40 bytes a row: times, line, event and an index into the file's app names),
+    /// never the text: a row of a user not kept is checked and dropped. Rows of one user need not
+    /// be contiguous — a fleet log is often sorted by time, every user's rows interleaved —
+    /// because a user's samples are only built once the whole file has been read (a later row
+    /// may come earlier in time); each kept user's rows are then sorted by time and cut into
+    /// samples by `sampling`.
     ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
     /// - Complexity: O(length of the input + kept rows × log(rows of a user)); memory O(kept
     ///   rows + users + distinct app names) beyond one line's buffer.
-    public static func parse(
-        _ lines: ByteLineReader, workload: Workload = .phone, keeping: (String) -> Bool = { _ in true }
-    ) throws(InputError) -> [UserTrace] {
-        struct Row {
-            var time: Double
-            var line: Int
-            var app: Int32
-            var opened: Bool
-        }
+    public static func read(
+        _ lines: ByteLineReader, workload: Workload = .phone, sampling: Sampling,
+        keeping: (String) -> Bool = { _ in true }
+    ) throws(InputError) -> Log {
         var reader = UsageLogReader(lines)
-        var rowsByUser: [String: [Row]] = [:]
+        var rowsByUser: [String: [ImportedRow]] = [:]
         var userOrder: [String] = []
         var seen: Set<String> = []
         var appIndex: [String: Int32] = [:]
         var appNames: [String] = []
+        var count = 0
         while let row = try reader.next() {
+            count += 1
             if seen.insert(row.user).inserted {
                 guard keeping(row.user) else { continue }
                 userOrder.append(row.user)
@@ -75,51 +126,168 @@ public enum UsageLogImport {
                 appIndex[row.app] = app
                 appNames.append(row.app)
             }
-            rowsByUser[row.user]!.append(Row(time: row.time, line: row.line, app: app, opened: row.opened))
+            rowsByUser[row.user]!.append(
+                ImportedRow(time: row.time, localTime: row.localTime, line: row.line, app: app, event: row.event))
         }
         var launches: [Int32: AppLaunch] = [:]
-        return userOrder.map { user in
+        func launch(_ app: Int32) -> AppLaunch {
+            if let known = launches[app] { return known }
+            let made = Self.launch(for: appNames[Int(app)], workload: workload)
+            launches[app] = made
+            return made
+        }
+        var samples: [UserTrace] = []
+        for user in userOrder {
+            // In time order; by day, each day's rows together (a change of the user's offset can
+            // put a row of an earlier day after one of a later day).
             let rows = rowsByUser.removeValue(forKey: user)!.enumerated().sorted {
-                ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+                let day = sampling == .day ? (dayNumber($0.element.localTime), dayNumber($1.element.localTime)) : (0, 0)
+                return (day.0, $0.element.time, $0.offset) < (day.1, $1.element.time, $1.offset)
             }.map(\.element)
-            let origin = rows.first?.time ?? 0
-            var entries: [Trace.Entry] = []
-            var foreground: Int32? = nil
-            for row in rows {
-                let time = row.time - origin
-                if row.opened {
-                    guard foreground != row.app else { continue }
-                    let launch =
-                        launches[row.app]
-                        ?? {
-                            let made = Self.launch(for: appNames[Int(row.app)], workload: workload)
-                            launches[row.app] = made
-                            return made
-                        }()
-                    entries.append(Trace.Entry(time: time, action: .open(launch), line: row.line))
-                    foreground = row.app
-                } else if foreground == row.app {
+            switch sampling {
+            case .user:
+                let origin = rows.first?.time ?? 0
+                samples.append(
+                    UserTrace(
+                        user: user,
+                        trace: trace(rows[...], device: workload.device, launch: launch) { $0.time - origin }))
+            case .day:
+                var start = rows.startIndex
+                while start < rows.endIndex {
+                    let day = dayNumber(rows[start].localTime)
+                    var end = start + 1
+                    while end < rows.endIndex, dayNumber(rows[end].localTime) == day { end += 1 }
+                    let midnight = Double(day) * 86_400
+                    samples.append(
+                        UserTrace(
+                            user: user, day: date(day: day),
+                            trace: trace(rows[start..<end], device: workload.device, launch: launch) {
+                                $0.localTime - midnight
+                            }))
+                    start = end
+                }
+            }
+        }
+        return Log(samples: samples, skippedEvents: reader.skippedEvents, rows: count)
+    }
+
+    /// One kept row of a user.
+    struct ImportedRow {
+        var time: Double
+        var localTime: Double
+        var line: Int
+        var app: Int32
+        var event: UsageEvent
+    }
+
+    /// The trace of a user's `rows` (in time order), each at `offset(row)` seconds (kept from
+    /// going back in time, as a change of the user's offset can make it): an open for each move
+    /// of an app that is not in the foreground to it, a home for the foreground app leaving it —
+    /// except an Android pause followed within ``activitySwitchSeconds`` by a resume of the same
+    /// app, which is an activity change inside the app. `ACTIVITY_STOPPED` closes nothing: it
+    /// follows the pause that already did, or belongs to an old activity of an app whose new
+    /// activity has resumed.
+    static func trace(
+        _ rows: ArraySlice<ImportedRow>, device: Device, launch: (Int32) -> AppLaunch,
+        offset: (ImportedRow) -> Double
+    ) -> Trace {
+        var entries: [Trace.Entry] = []
+        var foreground: Int32? = nil
+        var last = -Double.infinity
+        /// The home of an Android pause, held until the next row shows it was not an activity change.
+        var pendingHome: (time: Double, seconds: Double, line: Int)? = nil
+        func flushHome() {
+            guard let home = pendingHome else { return }
+            entries.append(Trace.Entry(time: home.time, action: .home, line: home.line))
+            foreground = nil
+            pendingHome = nil
+        }
+        for row in rows {
+            // To the microsecond: a millisecond time less its midnight is then written as logged.
+            let time = max(last, (offset(row) * 1e6).rounded() / 1e6)
+            last = time
+            // A stop follows the pause that already left the app, or is an old activity's after a
+            // new one of the same app resumed: it closes nothing.
+            if row.event == .activityStopped { continue }
+            if let home = pendingHome {
+                if row.event.isActivityEvent, foreground == row.app, row.time - home.seconds <= activitySwitchSeconds {
+                    if row.event.bringsToForeground { pendingHome = nil }
+                    continue
+                }
+                flushHome()
+            }
+            if row.event.bringsToForeground {
+                guard foreground != row.app else { continue }
+                entries.append(Trace.Entry(time: time, action: .open(launch(row.app)), line: row.line))
+                foreground = row.app
+            } else if foreground == row.app {
+                if row.event.isActivityEvent {
+                    pendingHome = (time, row.time, row.line)
+                } else {
                     entries.append(Trace.Entry(time: time, action: .home, line: row.line))
                     foreground = nil
                 }
             }
-            return UserTrace(user: user, trace: Trace(device: workload.device, entries: entries))
+        }
+        flushHome()
+        return Trace(device: device, entries: entries)
+    }
+
+    /// The day (days since 1970-01-01) of a time on the user's clock.
+    static func dayNumber(_ localTime: Double) -> Int { Int((localTime / 86_400).rounded(.down)) }
+
+    /// The date `YYYY-MM-DD` of a day number (Howard Hinnant's civil-from-days).
+    static func date(day: Int) -> String {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let text = String(abs(value))
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))"
+    }
+
+    /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:keeping:)``
+    /// gives them, every row checked: what a sharded sweep needs before it keeps any trace.
+    /// Memory holds the users' names and, by day, their days.
+    ///
+    /// - Throws: `InputError` for the first bad row.
+    /// - Complexity: O(length of the input + user-days × log(days of a user)); memory O(user-days).
+    public static func samples(
+        _ lines: ByteLineReader, sampling: Sampling
+    ) throws(InputError) -> [(user: String, label: String)] {
+        var reader = UsageLogReader(lines)
+        var days: [String: Set<Int>] = [:]
+        var users: [String] = []
+        while let row = try reader.next() {
+            if days[row.user] == nil {
+                users.append(row.user)
+                days[row.user] = []
+            }
+            if sampling == .day { days[row.user]!.insert(dayNumber(row.localTime)) }
+        }
+        return users.flatMap { user -> [(user: String, label: String)] in
+            switch sampling {
+            case .user: [(user, user)]
+            case .day: days[user]!.sorted().map { (user, UserTrace(user: user, day: date(day: $0), trace: Trace()).label) }
+            }
         }
     }
 
-    /// The users of the log `lines` holds, in the order of their first row, every row checked:
-    /// what a sharded sweep needs before it keeps any trace. Memory holds the users' names only.
+    /// The users of the log `lines` holds, in the order of their first row, every row checked.
+    /// Memory holds the users' names only.
     ///
     /// - Throws: `InputError` for the first bad row.
     /// - Complexity: O(length of the input); memory O(users).
     public static func users(_ lines: ByteLineReader) throws(InputError) -> [String] {
-        var reader = UsageLogReader(lines)
-        var seen: Set<String> = []
-        var users: [String] = []
-        while let row = try reader.next() {
-            if seen.insert(row.user).inserted { users.append(row.user) }
-        }
-        return users
+        try samples(lines, sampling: .user).map(\.user)
     }
 
     /// A stable launch for an app name: its footprint is drawn from the workload's distribution
@@ -135,12 +303,38 @@ public enum UsageLogImport {
             id: AppID(name), footprint: base + views[0].bytes + purgeable, views: views, purgeable: purgeable)
     }
 
+    /// A timestamp read: UTC seconds, the user's clock, and whether it was a number.
+    struct Stamp {
+        /// Seconds since 1970-01-01 00:00 UTC.
+        var seconds: Double
+        /// Seconds since 1970-01-01 00:00 on the clock the log writes (an ISO 8601 offset not
+        /// applied).
+        var localSeconds: Double
+        /// Whether the text was a number (not a date).
+        var isNumber: Bool
+        /// Whether the number was read as milliseconds.
+        var isMilliseconds: Bool
+    }
+
     /// Seconds from a number (at most ``maximumTimestamp`` either side of zero) or a valid ISO
     /// 8601 date-time (UTC or with an offset; years 1–9999, real days of the month, seconds
     /// 0–59); `nil` for anything else.
-    static func seconds(_ text: String) -> Double? {
+    static func seconds(_ text: String) -> Double? { timestamp(text, milliseconds: false)?.seconds }
+
+    /// The timestamp `text` writes: a number of seconds (at most ``maximumTimestamp`` either side
+    /// of zero) or, when `milliseconds` is true, of milliseconds (at most 1,000 ×
+    /// ``maximumTimestamp``) — when it is `nil`, a number above ``maximumTimestamp`` is read as
+    /// milliseconds (Android's epoch times: no realistic time in seconds is that large) — or a
+    /// valid ISO 8601 date-time (`T` or a space; a zone `Z`, an offset, or none, read as UTC).
+    ///
+    /// - Complexity: O(length of `text`)
+    static func timestamp(_ text: String, milliseconds: Bool?) -> Stamp? {
         if let value = Double(text) {
-            return value.isFinite && abs(value) <= maximumTimestamp ? value : nil
+            guard value.isFinite else { return nil }
+            let inMilliseconds = milliseconds ?? (abs(value) > maximumTimestamp)
+            let seconds = inMilliseconds ? value / 1000 : value
+            guard abs(seconds) <= maximumTimestamp else { return nil }
+            return Stamp(seconds: seconds, localSeconds: seconds, isNumber: true, isMilliseconds: inMilliseconds)
         }
         // YYYY-MM-DD[T ]HH:MM:SS[.fff][Z|±HH:MM]
         let characters = Array(text)
@@ -185,14 +379,15 @@ public enum UsageLogImport {
             }
         }
         guard index == characters.count else { return nil }
-        // Days from the civil date (Howard Hinnant's algorithm), UTC.
+        // Days from the civil date (Howard Hinnant's algorithm).
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        let clock = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        return Stamp(seconds: clock - Double(offset), localSeconds: clock, isNumber: false, isMilliseconds: false)
     }
 
     /// The number of days of `month` (1–12) in `year` (Gregorian).

@@ -1,22 +1,51 @@
 import MemoryPressure
 
-/// Reads an app-usage log (the form ``UsageLogImport`` imports) one row at a time from a
-/// ``ByteLineReader``: the header row names the columns, and every row after it is checked —
-/// time, event, app name, user — with the errors of ``UsageLogImport/parse(_:file:workload:)``.
-/// Memory holds one record (`DelimitedText.Reader`), never the file.
+/// Reads an app-usage log (the layouts of docs/usage-logs.md: the common form, LSApp, Android
+/// UsageStatsManager exports) one row at a time from a ``ByteLineReader``: the header row names
+/// the columns, and every row after it is checked — time, event, app name, user — with the errors
+/// of ``UsageLogImport/parse(_:file:workload:)``. A row whose event type is not a move to or from
+/// the foreground (``UsageEvent``) is counted in ``skippedEvents`` and skipped. Memory holds one
+/// record (`DelimitedText.Reader`), never the file.
 public struct UsageLogReader {
     /// One checked row.
     public struct Row: Sendable, Hashable {
-        /// The user's id as the log writes it (spaces and tabs around it removed).
+        /// The user's id as the log writes it (spaces and tabs around it removed); a log without a
+        /// user column is one user, named after the file.
         public var user: String
-        /// Seconds (the timestamp as read).
+        /// Seconds since 1970-01-01 00:00 UTC (a time without a zone is read as UTC).
         public var time: Double
+        /// Seconds since 1970-01-01 00:00 on the user's own clock: the date and time as written
+        /// (an ISO 8601 time's offset is not applied; a number is read as UTC). Days start at its
+        /// midnights.
+        public var localTime: Double
         /// The app name.
         public var app: String
-        /// Whether the event is Opened (else Closed).
-        public var opened: Bool
+        /// The event.
+        public var event: UsageEvent
         /// The 1-based line the row starts on.
         public var line: Int
+
+        /// Whether the event brings the app to the foreground.
+        public var opened: Bool { event.bringsToForeground }
+    }
+
+    /// The rows of one event type that was not a move to or from the foreground.
+    public struct SkippedEvent: Sendable, Hashable {
+        /// The event type as the first such row writes it.
+        public var type: String
+        /// How many rows had it.
+        public var count: Int
+        /// The first row's line.
+        public var firstLine: Int
+
+        /// `count` rows of event type `type`, the first on line `firstLine`.
+        ///
+        /// - Complexity: O(1)
+        public init(type: String, count: Int, firstLine: Int) {
+            self.type = type
+            self.count = count
+            self.firstLine = firstLine
+        }
     }
 
     private var records: DelimitedText.Reader
@@ -30,6 +59,19 @@ public struct UsageLogReader {
     private var headerError: InputError?
     /// Whether the record reader stopped on a syntax error (its state is then unusable).
     private var syntaxFailed = false
+    /// Whether the log has a user column (else every row is the user ``fileUser``).
+    private var hasUserColumn = true
+    /// Whether numeric timestamps are milliseconds: from the time column's name (`…_ms`) or, if
+    /// it does not say, from the first numeric timestamp (above ``UsageLogImport/maximumTimestamp``).
+    private var milliseconds: Bool?
+    /// The skipped event types, by their lowercased text.
+    private var skipped: [String: SkippedEvent] = [:]
+
+    /// The event types skipped so far, in the order of their first row.
+    public var skippedEvents: [SkippedEvent] { skipped.values.sorted { $0.firstLine < $1.firstLine } }
+
+    /// The user of a log without a user column: its file's name, without the directories.
+    public var fileUser: String { file.split(separator: "/").last.map(String.init) ?? file }
 
     /// The lines read.
     public var lines: ByteLineReader { records.lines }
@@ -70,10 +112,14 @@ public struct UsageLogReader {
             return index
         }
         self.columns = columns
-        userColumn = try column(["user", "user_id", "userid"])
-        timeColumn = try column(["timestamp", "time", "t"])
-        appColumn = try column(["app", "app_name", "package", "application"])
-        eventColumn = try column(["event", "event_type", "action"])
+        let userNames = ["user", "user_id", "userid", "uid", "participant", "participant_id", "device_id"]
+        hasUserColumn = columns.contains(where: userNames.contains)
+        userColumn = hasUserColumn ? try column(userNames) : 0
+        let millisecondNames = ["timestamp_ms", "time_ms", "ms", "timestamp(ms)", "time_stamp_ms"]
+        timeColumn = try column(["timestamp", "time", "t", "time_stamp", "event_time"] + millisecondNames)
+        if millisecondNames.contains(columns[timeColumn]) { milliseconds = true }
+        appColumn = try column(["app", "app_name", "package", "package_name", "packagename", "application"])
+        eventColumn = try column(["event", "event_type", "eventtype", "action", "type"])
     }
 
     private mutating func nextRecord() throws(InputError) -> DelimitedText.Record? {
@@ -131,7 +177,14 @@ public struct UsageLogReader {
     }
 
     private mutating func row() throws(InputError) -> Row? {
-        guard let record = try nextRecord() else { return nil }
+        while let record = try nextRecord() {
+            if let row = try row(of: record) { return row }
+        }
+        return nil
+    }
+
+    /// The checked row of `record`, or `nil` when its event type is skipped.
+    private mutating func row(of record: DelimitedText.Record) throws(InputError) -> Row? {
         let fields = record.fields
         guard fields.count >= columns.count else {
             throw InputError(
@@ -145,30 +198,51 @@ public struct UsageLogReader {
                 file: file, line: fields[index].line, column: fields[index].column, path: columns[index],
                 message: message)
         }
+        let eventText = fields[eventColumn].text.trimmed
+        guard let event = UsageEvent(eventText) else {
+            let key = eventText.lowercased().excerpt(limit: 40)
+            if skipped[key] != nil {
+                skipped[key]!.count += 1
+            } else if skipped.count < Self.maximumSkippedTypes {
+                skipped[key] = SkippedEvent(type: eventText.excerpt(limit: 40), count: 1, firstLine: record.line)
+            } else {
+                throw error(
+                    eventColumn,
+                    "expected a usage event (Opened, Closed, User Interaction, Broken, ACTIVITY_RESUMED, "
+                        + "ACTIVITY_PAUSED, ACTIVITY_STOPPED, MOVE_TO_FOREGROUND, MOVE_TO_BACKGROUND); "
+                        + "\(Self.maximumSkippedTypes) other event types were skipped already, "
+                        + "found another: \(eventText.quotedExcerpt())")
+            }
+            return nil
+        }
         let timeText = fields[timeColumn].text.trimmed
-        guard let time = UsageLogImport.seconds(timeText) else {
+        guard let stamp = UsageLogImport.timestamp(timeText, milliseconds: milliseconds) else {
+            let range = milliseconds == true ? "milliseconds from -1e14 to 1e14" : "seconds from -1e11 to 1e11"
             throw error(
                 timeColumn,
-                "expected seconds from -1e11 to 1e11 or a valid ISO 8601 time such as 2016-05-03T08:15:00Z, "
+                "expected \(range) or a valid ISO 8601 time such as 2016-05-03T08:15:00Z, "
                     + "found \(timeText.quotedExcerpt())")
         }
-        let eventText = fields[eventColumn].text.trimmed
-        let event = eventText.lowercased()
-        guard event == "opened" || event == "closed" else {
-            throw error(eventColumn, "expected Opened or Closed, found \(eventText.quotedExcerpt())")
-        }
+        if stamp.isNumber && milliseconds == nil { milliseconds = stamp.isMilliseconds }
         let app = fields[appColumn].text.trimmed
         if let problem = AppID.problem(with: app) {
             throw error(appColumn, problem.replacingOccurrences(of: "app id", with: "app name"))
         }
-        let user = fields[userColumn].text.trimmed
+        let user = hasUserColumn ? fields[userColumn].text.trimmed : fileUser
         if let bad = user.unicodeScalars.first(where: { !AppID.isPrintable($0) }) {
             throw error(
                 userColumn,
                 "expected a user of printable characters, found the control character \(AppID.codePoint(bad))")
         }
-        return Row(user: user, time: time, app: app, opened: event == "opened", line: record.line)
+        return Row(
+            user: user, time: stamp.seconds, localTime: stamp.localSeconds, app: app, event: event,
+            line: record.line)
     }
+
+    /// How many distinct unknown event types a log may hold before the next one is an error: a
+    /// file whose event column is not one (or is not a usage log at all) fails instead of
+    /// skipping every row.
+    public static let maximumSkippedTypes = 64
 }
 
 extension String {

@@ -14,7 +14,6 @@ struct CompareOptionsTests {
             (["compare", "--seeds", "10001"], "--seeds must be 1...10000"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
-            (["profile", "--usage-log", "Examples/usage/sample.csv"], "--usage-log is not supported"),
         ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try runMempressure(arguments)
@@ -66,6 +65,48 @@ struct CompareOptionsTests {
         #expect(a.map { NSDictionary(dictionary: $0) } == b.map { NSDictionary(dictionary: $0) })
     }
 
+    @Test("profile --usage-log measures the log's user-days exactly as the built-in user's, side by side")
+    func profileUsageLog() throws {
+        let table = try runMempressure(["profile", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--seeds", "10"])
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(table.standardOutput.contains("usage log Examples/usage/lsapp-layout.tsv: 5 samples (one per user-day)"))
+        #expect(table.standardOutput.contains("THIS LOG [95 %]") && table.standardOutput.contains("PHONE [95 %]"))
+        // The log knows no installed apps: said, not guessed.
+        #expect(table.standardOutput.contains { $0 == "—" })
+        #expect(table.standardError.contains("skipped 1 row of event type \"Screen On\" (first at line"))
+        let json = try runMempressure([
+            "profile", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--seeds", "3", "--format", "json",
+        ])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let log = try #require(document["usageLog"] as? [String: Any])
+        #expect(log["sample"] as? String == "day")
+        #expect((log["samples"] as? [String])?.first == "0 2018-01-16")
+        let opens = try #require(log["opensPerDay"] as? [String: Any])
+        #expect((opens["values"] as? [Double])?.count == 5)
+        #expect(log["installedApps"] == nil)
+        // A log with no row that opens or closes an app is refused, naming the file.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mempressure-\(getpid())-ul")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("screen.csv").path
+        try "user,timestamp,app,event\nu,1,android,SCREEN_INTERACTIVE\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let refused = try runMempressure(["compare", "--usage-log", empty])
+        #expect(refused.status == 65)
+        #expect(refused.standardError.contains("screen.csv: no usable rows after the header"), "\(refused.standardError)")
+    }
+
+    @Test("a UsageStats export (milliseconds, no user column) is one device's days")
+    func usageStatsExport() throws {
+        let result = try runMempressure([
+            "compare", "--usage-log", "Examples/usage/usagestats.csv", "--policies", "ios4", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(document["samples"] as? [String] == ["usagestats.csv 2023-11-14", "usagestats.csv 2023-11-15"])
+    }
+
     @Test("profile measures the built-in user per day, in table and JSON")
     func profile() throws {
         let table = try runMempressure(["profile", "--seeds", "20"])
@@ -81,19 +122,25 @@ struct CompareOptionsTests {
         #expect((distinct["values"] as? [Double])?.count == 5)
     }
 
-    @Test("simulate with a usage log runs every user as a sample; --user picks one")
+    @Test("simulate with a usage log runs every user-day (or user) as a sample; --user picks one")
     func usageLogUsers() throws {
         let all = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--format", "json"])
         #expect(all.status == 0, "\(all.standardError)")
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])
-        #expect(document["samples"] as? [String] == ["u1", "u2"])
+        #expect(document["samples"] as? [String] == ["u1 2016-05-03", "u2 2016-05-03"])
+        let byUser = try runMempressure([
+            "simulate", "--usage-log", "Examples/usage/sample.csv", "--sample", "user", "--format", "json",
+        ])
+        let users = try #require(
+            try JSONSerialization.jsonObject(with: Data(byUser.standardOutput.utf8)) as? [String: Any])
+        #expect(users["samples"] as? [String] == ["u1", "u2"])
         let one = try runMempressure([
             "simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u2", "--format", "json",
         ])
         let single = try #require(
             try JSONSerialization.jsonObject(with: Data(one.standardOutput.utf8)) as? [String: Any])
-        #expect(single["samples"] as? [String] == ["u2"])
+        #expect(single["samples"] as? [String] == ["u2 2016-05-03"])
         let missing = try runMempressure(["simulate", "--usage-log", "Examples/usage/sample.csv", "--user", "u9"])
         #expect(missing.status == 64)
         let traceOut = try runMempressure([

@@ -343,7 +343,7 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let wide = (0..<20_000).map { "column\($0)" }.joined(separator: ",")
         let one = try write(wide + "\r\n" + wide + "\r\n", "wide.csv", in: directory)
-        expectRefused(try run(["simulate", "--usage-log", one]), 65, "expected a column named user")
+        expectRefused(try run(["simulate", "--usage-log", one]), 65, "expected a column named timestamp")
         let unterminated = try write(
             "user,session,timestamp,app,event\nu1,1,0,\"never closed,Opened\n" + String(repeating: "x", count: 50_000),
             "open.csv", in: directory)

@@ -4,14 +4,26 @@ import MemoryPressureFormats
 import MemoryPressureSimulation
 
 /// libFuzzer entry point: any bytes are either a usage log or an ``InputError``; every trace an
-/// import makes must be written and read back (finite times, valid ids).
+/// import makes, by user and by day, must be written and read back (finite times, valid ids), a
+/// day's trace must stay within its day, and the samples a sweep lists first must be the ones the
+/// read gives.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUsageLog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
-    guard let users = try? UsageLogImport.parse(text, file: "fuzz.csv") else { return 0 }
-    for user in users {
-        guard (try? Trace(jsonLines: user.trace.jsonLines, file: "again.jsonl")) != nil else {
-            fatalError("an imported trace does not read back")
+    guard (try? UsageLogImport.parse(text, file: "fuzz.csv")) != nil else { return 0 }
+    for sampling in UsageLogImport.Sampling.allCases {
+        let lines = { ByteLineReader(.bytes(Array(text.utf8)), file: "fuzz.csv", byteOrderMarks: 2) }
+        guard let log = try? UsageLogImport.read(lines(), sampling: sampling),
+            let listed = try? UsageLogImport.samples(lines(), sampling: sampling)
+        else { fatalError("a log read once is refused the second time") }
+        guard listed.map(\.label) == log.samples.map(\.label) else { fatalError("the listed samples differ") }
+        for sample in log.samples {
+            guard (try? Trace(jsonLines: sample.trace.jsonLines, file: "again.jsonl")) != nil else {
+                fatalError("an imported trace does not read back")
+            }
+            if sample.day != nil, !sample.trace.entries.allSatisfy({ $0.time >= 0 && $0.time < 86_400 }) {
+                fatalError("a day's trace leaves its day")
+            }
         }
     }
     return 0

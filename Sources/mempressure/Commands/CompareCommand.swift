@@ -128,7 +128,7 @@ struct CompareCommand: AsyncParsableCommand {
                 }
             } else if let users = try workload.importedTraces(workload: resolved) {
                 comparison = try await Comparison.run(
-                    traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.user),
+                    traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.label),
                     launchCost: resolved.launchCost, parallelism: jobs, progress: report)
             } else {
                 try workload.checkSize(of: resolved)

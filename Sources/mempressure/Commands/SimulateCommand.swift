@@ -40,7 +40,9 @@ struct SimulateCommand: ParsableCommand {
             "The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("With --usage-log: only this user of the log.", valueName: "id"))
+    @Option(help: ArgumentHelp(
+            "With --usage-log: only this user of the log (every day of it), or one sample named \"USER DAY\".",
+            valueName: "id"))
     var user: String?
 
     @Option(help: ArgumentHelp("Write the generated trace (JSON Lines) to this file.", valueName: "file"))
@@ -94,17 +96,17 @@ struct SimulateCommand: ParsableCommand {
             if let eventsOut { try OutputFile.validate(eventsOut, option: "--events-out") }
             var samples: [(label: String, trace: Trace)]
             if let users = try workload.importedTraces(workload: resolved) {
-                samples = users.map { ($0.user, $0.trace) }
+                let chosen = user.map { user in users.filter { $0.user == user || $0.label == user } } ?? users
+                samples = chosen.map { ($0.label, $0.trace) }
                 if let user {
-                    samples = samples.filter { $0.label == user }
                     guard !samples.isEmpty else {
                         throw CLIError.usage("--user \(user): no such user in \(workload.usageLog ?? "the log")")
                     }
                 }
                 if samples.count > 1 && (traceOut != nil || eventsOut != nil || realMemory) {
                     throw CLIError.usage(
-                        "the usage log has \(samples.count) users: pick one with --user for --trace-out, --events-out "
-                            + "or --real-memory")
+                        "the usage log has \(samples.count) samples: pick one with --user (a user, or with --sample "
+                            + "day a user and day such as \"u1 2018-01-16\") for --trace-out, --events-out or --real-memory")
                 }
             } else {
                 try workload.checkSize(of: resolved)

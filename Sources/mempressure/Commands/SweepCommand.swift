@@ -53,9 +53,16 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Real app-usage logs (files or directories of them; CSV/TSV as compare reads): each user of each file is one sample.",
+            "Real app-usage logs (files or directories of them; CSV/TSV as compare reads): each user-day (or user, "
+                + "with --sample user) of each file is one sample.",
             valueName: "path"))
     var usageLog: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
+                + "whole log)."))
+    var sample: UsageLogImport.Sampling = .day
 
     @Option(
         parsing: .unconditional,
@@ -276,23 +283,25 @@ struct SweepCommand: AsyncParsableCommand {
         func malformed(_ body: () throws(InputError) -> Void) throws {
             do throws(InputError) { try body() } catch { throw CLIError.malformed(error.description) }
         }
-        // First pass: every file's users, one row in memory at a time.
+        // First pass: every file's samples, one row in memory at a time.
         var labels: [String] = []
         var digests: [String] = []
-        var usersOfFile: [[String]] = []
+        var samplesOfFile: [[(user: String, label: String)]] = []
         var firstSample: [Int] = []
         for file in files {
-            var users: [String] = []
+            var samples: [(user: String, label: String)] = []
             let lines = try UsageLogFile.lines(file)
-            try malformed { () throws(InputError) in users = try UsageLogImport.users(lines) }
-            guard !users.isEmpty else {
-                throw CLIError.malformed("\(InputFile.displayName(file)): no rows after the header")
+            try malformed { () throws(InputError) in samples = try UsageLogImport.samples(lines, sampling: sample) }
+            guard !samples.isEmpty else {
+                throw CLIError.malformed(
+                    "\(InputFile.displayName(file)): no usable rows after the header (expected rows whose event "
+                        + "opens or closes an app)")
             }
             digests.append(try UsageLogFile.digest(file))
-            usersOfFile.append(users)
+            samplesOfFile.append(samples)
             firstSample.append(labels.count)
             let name = (file as NSString).lastPathComponent
-            labels += users.map { files.count == 1 ? $0 : "\(name):\($0)" }
+            labels += samples.map { files.count == 1 ? $0.label : "\(name):\($0.label)" }
         }
         firstSample.append(labels.count)
         // The samples this shard runs, known once the labels are.
@@ -301,26 +310,34 @@ struct SweepCommand: AsyncParsableCommand {
             realKillers: policies.map(Comparison.isRealKiller), parameters: grid, samples: labels, baseline: nil,
             inputs: ""
         ).samples(of: shard)
-        // Second pass: only the files that hold this shard's users, keeping only their rows.
+        // Second pass: only the files that hold this shard's samples, keeping only their users' rows.
         var traces: [Int: Trace] = [:]
         for (position, file) in files.enumerated()
         where firstSample[position] < needed.upperBound && firstSample[position + 1] > needed.lowerBound {
             var index: [String: Int] = [:]
-            for (offset, user) in usersOfFile[position].enumerated()
+            var users: Set<String> = []
+            for (offset, sample) in samplesOfFile[position].enumerated()
             where needed.contains(firstSample[position] + offset) {
-                index[user] = firstSample[position] + offset
+                index[sample.label] = firstSample[position] + offset
+                users.insert(sample.user)
             }
-            var kept: [UsageLogImport.UserTrace] = []
+            var log: UsageLogImport.Log?
             let lines = try UsageLogFile.lines(file)
+            let sampling = sample
             try malformed { () throws(InputError) in
-                kept = try UsageLogImport.parse(lines, workload: workload, keeping: { index[$0] != nil })
+                log = try UsageLogImport.read(
+                    lines, workload: workload, sampling: sampling, keeping: { users.contains($0) })
             }
-            for user in kept { traces[index[user.user]!] = user.trace }
+            UsageLogFile.reportSkipped(log?.skippedEvents ?? [], file: InputFile.displayName(file))
+            for kept in log?.samples ?? [] {
+                if let position = index[kept.label] { traces[position] = kept.trace }
+            }
         }
         let kept = traces
         return try Sweep(
             workload: workload, policies: policies, parameters: grid, samples: labels, baseline: baseline,
-            inputs: (inputs + ["usageLogs=" + digests.joined(separator: ",")]).joined(separator: ";")
+            inputs: (inputs + ["usageLogs=" + digests.joined(separator: ","), "sample=\(sample.rawValue)"])
+                .joined(separator: ";")
         ) { _, sample in kept[sample]! }
     }
 }

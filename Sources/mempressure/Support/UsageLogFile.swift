@@ -19,6 +19,17 @@ enum UsageLogFile {
             .file(file.descriptor), file: InputFile.displayName(path), byteOrderMarks: 3, owner: file)
     }
 
+    /// Writes to standard error, once per event type, the rows of a usage log that were skipped
+    /// because their event does not move an app to or from the foreground.
+    static func reportSkipped(_ skipped: [UsageLogReader.SkippedEvent], file: String) {
+        for event in skipped {
+            StandardError.write(
+                "mempressure: \(file): skipped \(event.count) row\(event.count == 1 ? "" : "s") of event type "
+                    + "\(event.type.escapingControlCharacters().quotedExcerpt()) (first at line \(event.firstLine)): "
+                    + "not a move of an app to or from the foreground\n")
+        }
+    }
+
     /// The digest of the text of the file at `path` (``SweepDefinition/digest(_:)`` of what
     /// ``InputFile/read(_:)`` returns: the bytes without one leading byte order mark), read
     /// through 64 KiB.

@@ -91,15 +91,25 @@ struct WorkloadShapeOptions: ParsableArguments {
     }
 }
 
+/// What a sample of a usage log is, as an argument.
+extension UsageLogImport.Sampling: ExpressibleByArgument {}
+
 /// The workload options of `simulate`, `compare` and `profile`: the workload, or one usage log.
 struct WorkloadOptions: ParsableArguments {
     @OptionGroup var shape: WorkloadShapeOptions
 
     @Option(
         help: ArgumentHelp(
-            "Replay a real app-usage log instead (CSV/TSV: user, session, timestamp, app, event Opened/Closed); each user is one sample.",
+            "Replay a real app-usage log instead (CSV/TSV with a header: user, timestamp, app, event; "
+                + "Opened/Closed, LSApp's TSV or Android UsageStats events; docs/usage-logs.md).",
             valueName: "file"))
     var usageLog: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
+                + "whole log)."))
+    var sample: UsageLogImport.Sampling = .day
 
     /// `--apps`, if given.
     var apps: Int? { shape.apps }
@@ -113,18 +123,24 @@ struct WorkloadOptions: ParsableArguments {
     /// each.
     func checkSize(of workload: Workload) throws { try shape.checkSize(of: workload) }
 
-    /// The traces of an imported usage log, one per user, read row by row
-    /// (``UsageLogImport/parse(_:workload:keeping:)``): memory holds the rows, not the text.
+    /// The samples of an imported usage log (one per user-day or per user, as `--sample` says),
+    /// read row by row (``UsageLogImport/read(_:workload:sampling:keeping:)``): memory holds the
+    /// rows, not the text. Skipped event types are reported once each on standard error.
     func importedTraces(workload: Workload) throws -> [UsageLogImport.UserTrace]? {
         guard let usageLog else { return nil }
-        let users: [UsageLogImport.UserTrace]
+        let log: UsageLogImport.Log
         let lines = try UsageLogFile.lines(usageLog)
         do throws(InputError) {
-            users = try UsageLogImport.parse(lines, workload: workload)
+            log = try UsageLogImport.read(lines, workload: workload, sampling: sample)
         } catch {
             throw CLIError.malformed(error.description)
         }
-        guard !users.isEmpty else { throw CLIError.malformed("\(usageLog): no rows after the header") }
-        return users
+        UsageLogFile.reportSkipped(log.skippedEvents, file: InputFile.displayName(usageLog))
+        guard !log.samples.isEmpty else {
+            throw CLIError.malformed(
+                "\(InputFile.displayName(usageLog)): no usable rows after the header (expected rows whose event "
+                    + "opens or closes an app)")
+        }
+        return log.samples
     }
 }
