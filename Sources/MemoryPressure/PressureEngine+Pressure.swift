@@ -294,9 +294,13 @@ extension PressureEngine {
     }
 
     /// Kills app `index`, logging the reason and the bytes freed; an executing app gets `willTerminate`.
+    /// The notice is the one of the level memory is at for this kill, read again after the kills
+    /// before it (earlyoom's `poll_loop()` asks `lowmem_sig()` before every kill: a SIGKILL that
+    /// brings available memory back above the SIGKILL line, but not above the SIGTERM line, makes
+    /// the next victim's signal SIGTERM); a policy with hysteresis keeps its level until it clears.
     private func kill(_ index: Int) {
         let app = apps[index]
-        let notice = notice(forKilling: app.state)
+        let notice = notice(forKilling: app.state, at: targetLevel(free: accountant.free.value, current: level))
         log(
             .kill(
                 app: app.id, state: app.state, reason: reason(forKilling: index), notice: notice,

@@ -93,12 +93,13 @@ extension PressureEngine {
         }
     }
 
-    /// What an app in `state` is told when it is killed at the current level.
-    func notice(forKilling state: AppState) -> Event.KillNotice {
+    /// What an app in `state` is told when it is killed at `current` (by default the current
+    /// level, or the level free memory alone is at if higher).
+    func notice(forKilling state: AppState, at current: PressureLevel? = nil) -> Event.KillNotice {
         if !policy.kills.notices.isEmpty {
-            // The notice of the current level, or, when no kill would happen at this level, the
-            // notice a kill would carry at the level kills start.
-            let current = Swift.max(level, levelForFreeMemory)
+            // The notice of the level, or, when no kill would happen at this level, the notice a
+            // kill would carry at the level kills start.
+            let current = current ?? Swift.max(level, levelForFreeMemory)
             return policy.kills.notices[current] ?? policy.kills.notices[policy.kills.startLevel] ?? .none
         }
         return state == .background ? .willTerminate : .none

@@ -209,8 +209,9 @@ limits:                          # highwater limits, fatal as for apps
 #   band's killBelow says. lmkd kills one process per event and acts again while memory stays
 #   below: a band's kills stop at its own level (killUntil = killBelow).
 # - lmkd.cpp find_and_kill_process(): inside a slot, the tail of the slot list (proc_adj_tail(),
-#   the oldest entry: first in, first out) — but for slots at or below PERCEPTIBLE_APP_ADJ it
-#   switches to proc_get_heaviest() ("choose the heaviest one to hopefully minimize the number of
+#   the oldest entry: first in, first out) — but for slots at or below PERCEPTIBLE_APP_ADJ
+#   (`if (i <= PERCEPTIBLE_APP_ADJ)`: 200 and below; 201–249, such as PERCEPTIBLE_MEDIUM_APP_ADJ
+#   225, stay first in, first out, band perceptible-medium) it switches to proc_get_heaviest() ("choose the heaviest one to hopefully minimize the number of
 #   victims"). proc_get_heaviest() walks the slot from its head, where adjslot_insert() puts the
 #   newest entry, and keeps the first of equal sizes: ties go to the newest (ties: newestInBand).
 #   Kills are SIGKILL: no notice.
@@ -277,8 +278,14 @@ bands:                           # adj slots from 1000 down; one band per minfre
     slotsByOomScoreAdj: true
     killBelow: { low: 36864KiB, high: 129024KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
     reason: oldest in its adj slot (minfree of PERCEPTIBLE_LOW_APP_ADJ)
+  - name: perceptible-medium       # 201–249, e.g. PERCEPTIBLE_MEDIUM_APP_ADJ 225: still proc_adj_tail()
+    match: { oomScoreAdj: [201, 249] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    killBelow: { low: 24576KiB, high: 110592KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: oldest in its adj slot (above PERCEPTIBLE_APP_ADJ; minfree of PERCEPTIBLE_APP_ADJ)
   - name: perceptible
-    match: { oomScoreAdj: [200, 249] }
+    match: { oomScoreAdj: [200, 200] }
     order: largestFirst
     ties: newestInBand
     slotsByOomScoreAdj: true

@@ -84,6 +84,26 @@ struct EarlyOOMFidelityTests {
         #expect(try engine.killsOnTick(1).map(\.notice) == [.none])  // SIGKILL
     }
 
+    @Test(
+        "main.c poll_loop(): lowmem_sig() is asked again before each kill — a SIGKILL that brings memory back above 5 % makes the next signal SIGTERM"
+    )
+    func signalIsChosenPerKill() throws {
+        // No swap (the swap condition holds); 1000 MiB, 30 MiB available: SIGKILL. The first
+        // victim frees 40 MiB (7 %: above the SIGKILL line, at or below the SIGTERM line), so the
+        // second gets SIGTERM; it frees 50 MiB (12 %) and the loop stops.
+        let apps = [
+            app("first", .background, mib: 40, adj: 900),
+            app("second", .background, mib: 50, adj: 500),
+            app("third", .background, mib: 1000 - 30 - 40 - 50, adj: -1000),
+        ]
+        let engine = try engine("earlyoom", Self.device(swap: 0, swapFree: nil), apps)
+        #expect(engine.levelForFreeMemory == .critical)
+        let kills = try engine.killsOnTick(1)
+        #expect(kills.map(\.app) == ["first", "second"])
+        #expect(kills.map(\.notice) == [.none, .willTerminate])  // SIGKILL, then SIGTERM
+        #expect(engine.free == .mebibytes(120))
+    }
+
     @Test("meminfo.c parse_meminfo(): without swap SwapFreePercent is 0, so the swap condition holds")
     func noSwapConditionHolds() throws {
         let engine = try engine("earlyoom", Self.device(swap: 0, swapFree: nil), Self.apps(freeMiB: 70))
@@ -180,7 +200,10 @@ struct LMKDFidelityTests {
     func minfreeScalesWithMemory(memoryMiB: Int64) throws {
         let policy = try Policy.shipped("android-lmkd")
         let device = Device(memory: .mebibytes(memoryMiB))
-        let resolved = policy.bands.map { $0.killBelow?.resolved(on: device).value }
+        // The perceptible-medium band (201–249) is killable from the level of PERCEPTIBLE_APP_ADJ (200).
+        let resolved = policy.bands.filter { $0.name != "perceptible-medium" }.map {
+            $0.killBelow?.resolved(on: device).value
+        }
         let expected = zip(Self.low, Self.high).map { Self.minfree(low: $0, high: $1, memoryMiB: memoryMiB) }
         #expect(resolved == expected)
         if memoryMiB >= 700 { #expect(resolved == [180, 144, 126, 108, 90, 72].map { $0 * mebibyte }) }
@@ -223,6 +246,33 @@ struct LMKDFidelityTests {
                 "svc-old-small", "svc-new-big", "prc-new-big", "prc-old-small", "vis-new-big", "vis-old-small",
             ])
         #expect(engine.killOrder(limit: .max)[2].reason.hasPrefix("heaviest in its adj slot"))
+    }
+
+    @Test(
+        "lmkd.cpp find_and_kill_process(): `if (i <= PERCEPTIBLE_APP_ADJ)` — slot 225 (PERCEPTIBLE_MEDIUM_APP_ADJ) is still proc_adj_tail(), the oldest")
+    func perceptibleMediumIsOldestFirst() throws {
+        let apps = [
+            app("med-old-small", .background, mib: 10, lastActive: 300, adj: 225),
+            app("med-new-big", .background, mib: 90, lastActive: 10, adj: 225),
+            app("prc-old-small", .background, mib: 10, lastActive: 300, adj: 200),
+            app("prc-new-big", .background, mib: 90, lastActive: 10, adj: 200),
+            app("edge-old-small", .background, mib: 10, lastActive: 300, adj: 201),
+            app("edge-new-big", .background, mib: 90, lastActive: 10, adj: 201),
+        ]
+        let engine = try engine("android-lmkd", Device(memory: .gibibytes(2)), apps)
+        // Slots from 1000 down: 225 (oldest first), 201 (oldest first), then 200 (heaviest first).
+        #expect(
+            engine.ids == [
+                "med-old-small", "med-new-big", "edge-old-small", "edge-new-big", "prc-new-big", "prc-old-small",
+            ])
+        let order = engine.killOrder(limit: .max)
+        #expect(order[0].reason.hasPrefix("oldest in its adj slot (above PERCEPTIBLE_APP_ADJ"))
+        #expect(order[4].reason.hasPrefix("heaviest in its adj slot"))
+        // Both are killable from the same minfree level: the one that sets min_score_adj to 200.
+        let policy = try Policy.shipped("android-lmkd")
+        let medium = try #require(policy.bands.first { $0.name == "perceptible-medium" })
+        let perceptible = try #require(policy.bands.first { $0.name == "perceptible" })
+        #expect(medium.killBelow == perceptible.killBelow)
     }
 
     @Test("lmkd.cpp proc_get_heaviest(): of equal sizes, the newest in the slot (adjslot_insert puts it at the head)")
@@ -443,7 +493,7 @@ struct TieAndAssumptionTests {
             "linux-oom": [.lastAppeared],
             "earlyoom": [.firstAppeared],
             "jetsam": [.id, .id, .oldestInBand, .id],
-            "android-lmkd": [.id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
+            "android-lmkd": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
         ]
         for name in Policy.shippedNames {
             #expect(try Policy.shipped(name).bands.map(\.effectiveTies) == expected[name], "\(name)")

@@ -104,9 +104,10 @@ struct ShippedPolicyTests {
         #expect(earlyoom.thresholds.urgent?.swapFree == .percent(10))
         #expect(earlyoom.thresholds.critical?.swapFree == .percent(5))
         let lmkd = try Policy.shipped("android-lmkd")
-        // ProcessList.updateOomLevels(): mOomMinFreeLow / mOomMinFreeHigh in KB, for adj 950 … 0.
-        let low: [Int64] = [49152, 43008, 36864, 24576, 18432, 12288]
-        let high: [Int64] = [184320, 147456, 129024, 110592, 92160, 73728]
+        // ProcessList.updateOomLevels(): mOomMinFreeLow / mOomMinFreeHigh in KB, for adj 950 … 0
+        // (adj 201–249 are killable from adj 200's level, as adj 200 is).
+        let low: [Int64] = [49152, 43008, 36864, 24576, 24576, 18432, 12288]
+        let high: [Int64] = [184320, 147456, 129024, 110592, 110592, 92160, 73728]
         #expect(
             lmkd.bands.map(\.killBelow)
                 == zip(low, high).map {
@@ -117,7 +118,8 @@ struct ShippedPolicyTests {
         #expect(lmkd.oomScoreAdjByBackgroundMode == [.audio: 200, .location: 200, .voip: 200])
         #expect(
             lmkd.bands.map(\.order) == [
-                .firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .largestFirst, .largestFirst, .largestFirst,
+                .firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .firstInFirstOut, .largestFirst, .largestFirst,
+                .largestFirst,
             ])
         let jetsam = try Policy.shipped("jetsam")
         #expect(jetsam.priorityByState == [.suspended: 0, .background: 30, .inactive: 100, .active: 100])
