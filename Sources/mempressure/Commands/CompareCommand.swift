@@ -110,7 +110,9 @@ struct CompareCommand: AsyncParsableCommand {
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
                 throw CLIError.usage("two of the policies compared are named \(duplicate): every policy is one column")
             }
-            if let svg { try OutputFile.validate(svg, option: "--svg") }
+            try OutputFile.validate(
+                [(svg, "--svg")],
+                inputs: trace + [workload.usageLog, workload.shape.workload].compactMap { $0 } + policyNames)
             let resolved = try workload.resolve()
             let progress = ProgressIndicator("comparing")
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }

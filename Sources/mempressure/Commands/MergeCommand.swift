@@ -32,8 +32,7 @@ struct MergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrorsAsync {
-            if let svg = chart.svg { try OutputFile.validate(svg, option: "--svg") }
-            if let output { try OutputFile.validate(output, option: "--output") }
+            try OutputFile.validate([(chart.svg, "--svg"), (output, "--output")], inputs: parts)
             var parsed: [(name: String, part: SweepPart)] = []
             for path in parts {
                 let name = InputFile.displayName(path)

@@ -92,8 +92,9 @@ struct SimulateCommand: ParsableCommand {
                 }
                 if workload.hours == nil { resolved.hours = min(resolved.hours, Self.realMemoryHours) }
             }
-            if let traceOut { try OutputFile.validate(traceOut, option: "--trace-out") }
-            if let eventsOut { try OutputFile.validate(eventsOut, option: "--events-out") }
+            try OutputFile.validate(
+                [(traceOut, "--trace-out"), (eventsOut, "--events-out")],
+                inputs: [workload.usageLog, workload.shape.workload, self.policy.policy].compactMap { $0 })
             var samples: [(label: String, trace: Trace)]
             if let users = try workload.importedTraces(workload: resolved) {
                 let chosen = user.map { user in users.filter { $0.user == user || $0.label == user } } ?? users
@@ -164,7 +165,9 @@ struct SimulateCommand: ParsableCommand {
             return RealMemoryReportFormat(
                 report: host.report, scaleDivisor: divisor, arenas: host.arenaCount, refused: refused)
         } catch .engine(let error) {
-            throw CLIError.malformed("policy \(policy.name): \(error)")
+            // The file the user gave, if the policy came from one.
+            let given = self.policy.policy.flatMap { Policy.shippedNames.contains($0) ? nil : InputFile.displayName($0) }
+            throw CLIError.malformed("\(given.map { "\($0) (policy \(policy.name))" } ?? "policy \(policy.name)"): \(error)")
         } catch {
             throw CLIError.systemFailure("--real-memory: \(error)")
         }

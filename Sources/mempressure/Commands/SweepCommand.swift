@@ -151,8 +151,10 @@ struct SweepCommand: AsyncParsableCommand {
             }
             let (resolved, workloadInputs) = try workload.resolveNotingInputs()
             inputs += workloadInputs
-            if let svg = chart.svg { try OutputFile.validate(svg, option: "--svg") }
-            if let output { try OutputFile.validate(output, option: "--output") }
+            try OutputFile.validate(
+                [(chart.svg, "--svg"), (output, "--output")],
+                inputs: [sweepFile, workload.workload].compactMap { $0 } + names
+                    + (usageLog.isEmpty ? [] : try Self.usageLogFiles(usageLog)))
             let chartParameter = try chart.parameterIndex(grid)
             let baselineName = baseline ?? file?.baseline
             let sweep: Sweep

@@ -38,6 +38,53 @@ enum OutputFile {
         _ = try target(of: path, option: option)
     }
 
+    /// Checks, before any work is done, every output of a command: each can be written (see
+    /// ``validate(_:option:)``), none is the same file as one of `inputs` (same device and inode,
+    /// so a symbolic or hard link to an input is caught too: writing it would replace what is
+    /// being read), and no two outputs are the same file. `-`, a path that does not exist yet and
+    /// a stream (`/dev/null`, a FIFO) are never the same file as an input.
+    ///
+    /// - Throws: ``CLIError`` with exit 64 naming both paths, or exit 74.
+    static func validate(_ outputs: [(path: String?, option: String)], inputs: [String]) throws {
+        var seen: [(path: String, option: String, key: String)] = []
+        for (path, option) in outputs {
+            guard let path else { continue }
+            let (resolved, kind) = try target(of: path, option: option)
+            guard kind == .regularFile || kind == .newFile else { continue }
+            if let id = FileIdentity(resolved), let input = inputs.first(where: { FileIdentity($0) == id }) {
+                throw CLIError.usage(
+                    "\(option) \(path) is the same file as the input \(input): writing it would replace what is read; "
+                        + "choose another output path")
+            }
+            // An existing file by device and inode; a new one by its absolute path.
+            let key =
+                FileIdentity(resolved).map { "\($0.device):\($0.inode)" }
+                ?? (resolved.hasPrefix("/") ? resolved : FileManager.default.currentDirectoryPath + "/" + resolved)
+                    .standardizedPath
+            if let other = seen.first(where: { $0.key == key }) {
+                throw CLIError.usage(
+                    "\(option) \(path) and \(other.option) \(other.path) are the same file: choose two paths")
+            }
+            seen.append((path, option, key))
+        }
+    }
+
+    /// A file's identity: its device and inode (symbolic links followed).
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// The identity of the file at `path`, or `nil` for `-` or a path that cannot be examined.
+        init?(_ path: String) {
+            guard path != "-", !path.isEmpty else { return nil }
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+
+    }
+
     /// Writes `text` to `path` (see the type's rules).
     ///
     /// - Throws: ``CLIError`` with exit 74, naming the path and the system's reason.
@@ -263,4 +310,9 @@ enum TemporaryFiles {
         errno = saved
         raise(signal)
     }
+}
+
+extension String {
+    /// The path with `.`, `..` and repeated slashes resolved (no link followed).
+    fileprivate var standardizedPath: String { (self as NSString).standardizingPath }
 }

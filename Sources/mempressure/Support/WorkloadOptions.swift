@@ -83,8 +83,13 @@ struct WorkloadShapeOptions: ParsableArguments {
         let estimate = workload.estimatedActionsPerSample
         guard estimate <= Double(maxActions) else {
             let shown = estimate < 1e15 ? String(Int64(estimate)) : String(format: "%.3g", estimate)
+            // The file the user gave, not the name inside it (several files may be in play).
+            let source =
+                Workload.builtIn[self.workload] != nil
+                ? "workload \(workload.name)" : "\(InputFile.displayName(self.workload)) (workload \(workload.name))"
+            let overridden = [apps.map { "--apps \($0)" }, hours.map { "--hours \($0)" }].compactMap { $0 }
             throw CLIError.usage(
-                "workload \(workload.name): a sample could hold about \(shown) actions, above the limit of "
+                "\(source)\(overridden.isEmpty ? "" : " with " + overridden.joined(separator: " ")): a sample could hold about \(shown) actions, above the limit of "
                     + "\(maxActions); lower hours or rates, or raise --max-actions (memory grows about 200 bytes "
                     + "an action)")
         }
