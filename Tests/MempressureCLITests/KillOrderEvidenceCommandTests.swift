@@ -72,6 +72,27 @@ struct KillOrderEvidenceCommandTests {
         }
     }
 
+    @Test("An iOS JetsamEvent report (constructed, in both forms) is recognised and ranked by jetsam")
+    func jetsamEvent() throws {
+        let result = try runMempressure(["kill-order", "Examples/reports/JetsamEvent-two-part.ips", "--format", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect(document["policy"] as? String == "jetsam")
+        let evidence = try #require(document["evidence"] as? [String: Any])
+        #expect(evidence["format"] as? String == "jetsam-event")
+        let killed = try #require(evidence["killed"] as? [[String: Any]])
+        #expect(killed.map { $0["rank"] as? Int } == [1, 2])
+        #expect(killed.map { $0["reason"] as? String } == ["vm-pageshortage", "vm-pageshortage"])
+        let single = try runMempressure(["kill-order", "Examples/reports/JetsamEvent-single-document.ips"])
+        #expect(single.status == 0, "\(single.standardError)")
+        #expect(single.standardOutput.contains("it passed its own memory limit, which is not a choice among processes"))
+        #expect(single.standardOutput.contains("killed by jetsam"))
+        // Forced, a report that is not one is refused naming the file and what was expected.
+        let forced = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--input-format", "jetsam-event"])
+        #expect(forced.status == 65)
+        #expect(forced.standardError.contains("Examples/snapshots/phone.yaml:"), "\(forced.standardError)")
+    }
+
     @Test("A report on standard input is recognised too")
     func standardInput() throws {
         let text = try String(contentsOfFile: PackagePaths.path("evidence/linux-oom/08-adj-max-small.log"), encoding: .utf8)

@@ -2,8 +2,8 @@ import FuzzSupport
 import MemoryPressure
 import MemoryPressureFormats
 
-/// libFuzzer entry point: any bytes are read as a kernel OOM log and as an earlyoom log; each
-/// either gives reports or an ``InputError``. Every report is rebuilt as evidence and ranked by
+/// libFuzzer entry point: any bytes are read as a kernel OOM log, an earlyoom log and an iOS
+/// JetsamEvent report; each either gives reports or an ``InputError``. Every report is rebuilt as evidence and ranked by
 /// the policy of the system that wrote it, and the report document is rendered in every form.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -14,6 +14,9 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     if let kills = try? EarlyoomLogParser.kills(in: text, file: "fuzz.log") {
         evidence += kills.map { $0.evidence(source: "fuzz.log") }
+    }
+    if let report = try? JetsamEventReportParser.report(in: text, file: "fuzz.ips") {
+        evidence.append(report.evidence(source: "fuzz.ips"))
     }
     _ = EvidenceFormat.detect(text.split(separator: "\n").prefix(400))
     for item in evidence {

@@ -55,9 +55,18 @@ public struct EvidenceRanking: Sendable {
     ///
     /// - Complexity: O(n) per killed process
     public func verdicts(for evidence: ReportEvidence) -> [String] {
-        evidence.killed.map { killed in
+        // Several kills chosen at once (a JetsamEvent's batch) agree when they are the policy's
+        // first that many.
+        let choices = evidence.killed.filter(\.isChoice).count
+        return evidence.killed.map { killed in
             let who = killed.app?.rawValue ?? "\(killed.name)" + (killed.pid.map { "[\($0)]" } ?? "")
-            var text = "\(evidence.format.killer) killed \(who); "
+            var text = "\(evidence.format.killer) killed \(who)"
+            if let reason = killed.reason { text += " (\(reason))" }
+            text += "; "
+            guard killed.isChoice else {
+                return text + "it passed its own memory limit, which is not a choice among processes: "
+                    + "a ranking does not apply"
+            }
             guard let app = killed.app else {
                 return text + "it is not in the report's process list, so \(policy) cannot rank it"
             }
@@ -68,6 +77,9 @@ public struct EvidenceRanking: Sendable {
                 return text + "\(policy) does not rank it"
             }
             text += "\(policy) ranks it \(Self.ordinal(rank))"
+            if choices > 1 {
+                text += rank <= choices ? ", within its first \(choices) (the kills of this report)" : ", after its first \(choices)"
+            }
             guard rank > 1, let mine = order.first(where: { $0.app == app }) else { return text }
             text += "; its first choice is \(first.app.rawValue)"
             if first.band != mine.band {

@@ -87,7 +87,10 @@ extension KillOrderReport {
             out += zip(evidence.killed, ranks).map { killed, rank in
                 var item = "{"
                 if let pid = killed.pid { item += "\"pid\":\(pid)," }
-                item += "\"name\":\(Event.json(killed.name)),\"rank\":" + (rank.map(String.init) ?? "null") + "}"
+                item += "\"name\":\(Event.json(killed.name)),\"rank\":" + (rank.map(String.init) ?? "null")
+                if let reason = killed.reason { item += ",\"reason\":\(Event.json(reason))" }
+                if !killed.isChoice { item += ",\"choice\":false" }
+                item += "}"
                 return item
             }.joined(separator: ",")
             out += "],\"verdicts\":[" + verdicts.map(Event.json).joined(separator: ",") + "]"
@@ -119,6 +122,7 @@ extension KillOrderReport {
                 switch evidence.format {
                 case .linuxOOMReport: "kernel OOM report"
                 case .earlyoom: "earlyoom kill"
+                case .jetsamEvent: "iOS JetsamEvent report"
                 }
             var out = "\(name)" + (count > 1 ? " \(index) of \(count)" : "")
             out += ": \(evidence.source), \(evidence.location): \(evidence.summary)\n"

@@ -1,57 +1,5 @@
 import MemoryPressure
 
-/// The kinds of real artifact `kill-order` reads besides a snapshot.
-public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
-    /// A Linux kernel OOM report (dmesg, `journalctl -k`, kern.log): ``KernelOOMReport``.
-    case linuxOOMReport = "linux-oom-report"
-    /// earlyoom's log with its `-d` process list: ``EarlyoomLogParser``.
-    case earlyoom
-
-    /// The shipped policy that reproduces the system that wrote such a report.
-    public var matchingPolicy: String {
-        switch self {
-        case .linuxOOMReport: "linux-oom"
-        case .earlyoom: "earlyoom"
-        }
-    }
-
-    /// What to say when an input of this format holds no report.
-    public var noReportMessage: String {
-        switch self {
-        case .linuxOOMReport:
-            "no kernel OOM report found: expected a line 'NAME invoked oom-killer: …', a task table "
-                + "('[  pid  ]   uid … name') or 'Killed process PID (NAME) …'"
-        case .earlyoom:
-            "no kill found in this earlyoom log: expected a line 'sending SIGTERM to process PID uid UID \"NAME\": …'"
-        }
-    }
-
-    /// Who killed, in words for a table ("killed by the kernel").
-    public var killer: String {
-        switch self {
-        case .linuxOOMReport: "the kernel"
-        case .earlyoom: "earlyoom"
-        }
-    }
-
-    /// The format of `lines` (the first lines of an input), or `nil` for anything else (a snapshot).
-    ///
-    /// - Complexity: O(total length of `lines`)
-    public static func detect<Lines: Sequence>(_ lines: Lines) -> EvidenceFormat? where Lines.Element: StringProtocol {
-        for line in lines {
-            if line.contains("earlyoom v") || line.contains("earlyoom: ") && line.contains("mem avail:") {
-                return .earlyoom
-            }
-            if line.contains(" invoked oom-killer: ") || line.contains("Tasks state (memory values in pages)")
-                || line.contains("Killed process ") || line.contains("Out of memory: Kill")
-            {
-                return .linuxOOMReport
-            }
-        }
-        return nil
-    }
-}
-
 /// What one real report gives `kill-order`: the snapshot rebuilt from it, the processes it says
 /// were killed, and what it does not say.
 public struct ReportEvidence: Sendable {
@@ -63,6 +11,22 @@ public struct ReportEvidence: Sendable {
         public var name: String
         /// The app it is in ``ReportEvidence/snapshot``, if it is there.
         public var app: AppID?
+        /// Why the killer says it killed it (a JetsamEvent's `reason`), where it says.
+        public var reason: String?
+        /// Whether the kill was a choice among processes, which a policy's ranking can be held
+        /// to; `false` for a process killed for passing its own memory limit.
+        public var isChoice: Bool
+
+        /// A killed process.
+        ///
+        /// - Complexity: O(1)
+        public init(pid: Int?, name: String, app: AppID?, reason: String? = nil, isChoice: Bool = true) {
+            self.pid = pid
+            self.name = name
+            self.app = app
+            self.reason = reason
+            self.isChoice = isChoice
+        }
     }
 
     /// The report's format.

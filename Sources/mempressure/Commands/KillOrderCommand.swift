@@ -21,7 +21,8 @@ struct KillOrderCommand: ParsableCommand {
             default triggers.
 
             A real report is read too, and recognised by its content: a Linux kernel OOM report \
-            (dmesg, journalctl -k or kern.log; every report in the log) or earlyoom's log. The \
+            (dmesg, journalctl -k or kern.log; every report in the log), earlyoom's log, or an iOS \
+            JetsamEvent report (.ips, bug_type 298). The \
             machine is rebuilt as the report shows it, ranked by the policy of the system that \
             wrote it (or --policy), and the process that really died is marked, with where the \
             policy ranks it and why. What the report does not say is listed, never guessed.
@@ -38,6 +39,7 @@ struct KillOrderCommand: ParsableCommand {
         case auto, snapshot
         case linuxOOMReport = "linux-oom-report"
         case earlyoom
+        case jetsamEvent = "jetsam-event"
     }
 
     @Argument(help: "The snapshot or report file, or - for standard input.")
@@ -45,7 +47,7 @@ struct KillOrderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What the input is: auto (recognised by its content), snapshot, linux-oom-report or earlyoom.",
+            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom or jetsam-event.",
             valueName: "format"))
     var inputFormat: InputFormat = .auto
 
@@ -133,6 +135,7 @@ struct KillOrderCommand: ParsableCommand {
         case .snapshot: nil
         case .linuxOOMReport: .linuxOOMReport
         case .earlyoom: .earlyoom
+        case .jetsamEvent: .jetsamEvent
         case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
         }
     }
@@ -195,6 +198,13 @@ struct KillOrderCommand: ParsableCommand {
                 }
             }
             if let report = parser.finish() { evidence.append(report.evidence(source: name)) }
+        case .jetsamEvent:
+            let text = try InputFile.read(file, name: name)
+            do throws(InputError) {
+                evidence.append(try JetsamEventReportParser.report(in: text, file: name).evidence(source: name))
+            } catch {
+                throw CLIError.malformed(error.description)
+            }
         case .earlyoom:
             var parser = EarlyoomLogParser(file: name)
             try forEachLine(file, name: name) { line, number throws(InputError) in

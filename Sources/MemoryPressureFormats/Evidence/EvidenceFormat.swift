@@ -1,0 +1,61 @@
+import MemoryPressure
+
+/// The kinds of real artifact `kill-order` reads besides a snapshot.
+public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
+    /// A Linux kernel OOM report (dmesg, `journalctl -k`, kern.log): ``KernelOOMReport``.
+    case linuxOOMReport = "linux-oom-report"
+    /// earlyoom's log with its `-d` process list: ``EarlyoomLogParser``.
+    case earlyoom
+    /// An iOS JetsamEvent report (`.ips`, bug_type 298): ``JetsamEventReport``.
+    case jetsamEvent = "jetsam-event"
+
+    /// The shipped policy that reproduces the system that wrote such a report.
+    public var matchingPolicy: String {
+        switch self {
+        case .linuxOOMReport: "linux-oom"
+        case .earlyoom: "earlyoom"
+        case .jetsamEvent: "jetsam"
+        }
+    }
+
+    /// What to say when an input of this format holds no report.
+    public var noReportMessage: String {
+        switch self {
+        case .linuxOOMReport:
+            "no kernel OOM report found: expected a line 'NAME invoked oom-killer: …', a task table "
+                + "('[  pid  ]   uid … name') or 'Killed process PID (NAME) …'"
+        case .earlyoom:
+            "no kill found in this earlyoom log: expected a line 'sending SIGTERM to process PID uid UID \"NAME\": …'"
+        case .jetsamEvent:
+            "no JetsamEvent report found: expected a JSON header with \"bug_type\":\"298\" and a body with "
+                + "\"memoryStatus\" and \"processes\""
+        }
+    }
+
+    /// Who killed, in words for a table ("killed by the kernel").
+    public var killer: String {
+        switch self {
+        case .linuxOOMReport: "the kernel"
+        case .earlyoom: "earlyoom"
+        case .jetsamEvent: "jetsam"
+        }
+    }
+
+    /// The format of `lines` (the first lines of an input), or `nil` for anything else (a snapshot).
+    ///
+    /// - Complexity: O(total length of `lines`)
+    public static func detect<Lines: Sequence>(_ lines: Lines) -> EvidenceFormat? where Lines.Element: StringProtocol {
+        for line in lines {
+            if JetsamEventReportParser.startsReport(line) { return .jetsamEvent }
+            if line.contains("earlyoom v") || line.contains("earlyoom: ") && line.contains("mem avail:") {
+                return .earlyoom
+            }
+            if line.contains(" invoked oom-killer: ") || line.contains("Tasks state (memory values in pages)")
+                || line.contains("Killed process ") || line.contains("Out of memory: Kill")
+            {
+                return .linuxOOMReport
+            }
+        }
+        return nil
+    }
+}
