@@ -20,7 +20,7 @@ case "$target" in
     snapshot) product=FuzzSnapshot; seeds=(Examples/snapshots/*) ;;
     trace) product=FuzzTrace; seeds=(Examples/traces/*.jsonl) ;;
     workload) product=FuzzWorkload; seeds=() ;;
-    usage-log) product=FuzzUsageLog; seeds=(Examples/usage/*) ;;
+    usage-log) product=FuzzUsageLog; seeds=(Examples/usage/* Examples/android/*) ;;
     sweep) product=FuzzSweep; seeds=() ;;
     report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log Examples/reports/*.ips) ;;
     *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;

@@ -236,22 +236,14 @@ public enum UsageLogImport {
     /// The day (days since 1970-01-01) of a time on the user's clock.
     static func dayNumber(_ localTime: Double) -> Int { Int((localTime / 86_400).rounded(.down)) }
 
-    /// The date `YYYY-MM-DD` of a day number (Howard Hinnant's civil-from-days).
+    /// The date `YYYY-MM-DD` of a day number.
     static func date(day: Int) -> String {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = CivilDate(day: day)
         func padded(_ value: Int, _ width: Int) -> String {
             let text = String(abs(value))
             return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))"
+        return "\(padded(civil.year, 4))-\(padded(civil.month, 2))-\(padded(civil.day, 2))"
     }
 
     /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:keeping:)``
@@ -379,23 +371,11 @@ public enum UsageLogImport {
             }
         }
         guard index == characters.count else { return nil }
-        // Days from the civil date (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CivilDate.days(year: year, month: month, day: day)
         let clock = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return Stamp(seconds: clock - Double(offset), localSeconds: clock, isNumber: false, isMilliseconds: false)
     }
 
     /// The number of days of `month` (1–12) in `year` (Gregorian).
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
+    static func daysIn(month: Int, year: Int) -> Int { CivilDate.daysIn(month: month, year: year) }
 }

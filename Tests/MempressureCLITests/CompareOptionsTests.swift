@@ -10,7 +10,8 @@ struct CompareOptionsTests {
         arguments: [
             (["compare", "--policies", "ios4,ios4"], "--policies names ios4 twice"),
             (["compare", "--baseline", "nosuch"], "--baseline nosuch is not one of the policies compared"),
-            (["compare", "--trace", "a.jsonl", "--usage-log", "b.csv"], "--trace and --usage-log"),
+            (["compare", "--trace", "a.jsonl", "--usage-log", "b.csv"], "--trace, --usage-log and --event-log"),
+            (["compare", "--event-log", "a.log", "--usage-log", "b.csv"], "--trace, --usage-log and --event-log"),
             (["compare", "--seeds", "10001"], "--seeds must be 1...10000"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
@@ -105,6 +106,34 @@ struct CompareOptionsTests {
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(document["samples"] as? [String] == ["usagestats.csv 2023-11-14", "usagestats.csv 2023-11-15"])
+    }
+
+    @Test("compare --event-log replays a device's days and sets each policy's kills against the device's")
+    func eventLog() throws {
+        let table = try runMempressure([
+            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies", "ios4,android-lmkd,oracle",
+        ])
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(table.standardOutput.contains("2 samples (--11-14 … --11-15)"))
+        #expect(table.standardOutput.contains("KILLS AGAINST THE DEVICE"))
+        let json = try runMempressure([
+            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies", "ios4,android-lmkd,oracle",
+            "--format", "json",
+        ])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let validation = try #require(document["validation"] as? [[String: Any]])
+        // The clairvoyant oracle has no kills of its own to validate.
+        #expect(validation.map { $0["policy"] as? String } == ["ios4", "android-lmkd"])
+        for entry in validation {
+            let day = try #require(entry["perDay"] as? [String: Any])
+            let real = try #require(day["real"] as? Int)
+            let matched = try #require(day["matched"] as? Int)
+            #expect(real > 0 && matched <= real)
+        }
+        let none = try runMempressure(["compare", "--event-log", "Examples/usage/sample.csv"])
+        #expect(none.status == 65)
+        #expect(none.standardError.contains("sample.csv: no activity resume found"))
     }
 
     @Test("profile measures the built-in user per day, in table and JSON")

@@ -3,13 +3,24 @@ import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureSimulation
 
-/// libFuzzer entry point: any bytes are either a usage log or an ``InputError``; every trace an
+/// libFuzzer entry point: any bytes are either a usage log (and an Android device log) or an
+/// ``InputError``; every trace an
 /// import makes, by user and by day, must be written and read back (finite times, valid ids), a
 /// day's trace must stay within its day, and the samples a sweep lists first must be the ones the
 /// read gives.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUsageLog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
+    // The same bytes as an Android device's log: its days' traces read back and stay in their day.
+    if let records = try? AndroidLogParser.records(in: text, file: "fuzz.log") {
+        for day in RealDeviceDay.days(records) {
+            guard (try? Trace(jsonLines: day.trace.jsonLines, file: "again.jsonl")) != nil else {
+                fatalError("a device day's trace does not read back")
+            }
+            if !day.trace.entries.allSatisfy({ $0.time >= 0 && $0.time < 86_401 }) { fatalError("a device day leaves its day") }
+            _ = try? KillValidation.measure([day], policy: .ios4)
+        }
+    }
     guard (try? UsageLogImport.parse(text, file: "fuzz.csv")) != nil else { return 0 }
     for sampling in UsageLogImport.Sampling.allCases {
         let lines = { ByteLineReader(.bytes(Array(text.utf8)), file: "fuzz.csv", byteOrderMarks: 2) }

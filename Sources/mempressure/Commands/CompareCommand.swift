@@ -64,6 +64,14 @@ struct CompareCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Compare on a real Android device's logs (logcat -b events and -b main): each day's activity resumes "
+                + "are the samples, and each policy's kills are set against the device's own (precision and recall, "
+                + "per hour and per day).",
+            valueName: "file"))
+    var eventLog: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The policy the paired differences are taken against. (default: the lowest mean launch wait)",
             valueName: "name"))
     var baseline: String?
@@ -86,8 +94,9 @@ struct CompareCommand: AsyncParsableCommand {
         if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
         if firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
-        if !trace.isEmpty && workload.usageLog != nil {
-            throw ValidationError("--trace and --usage-log both give the samples: choose one")
+        let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
+        if sources > 1 {
+            throw ValidationError("--trace, --usage-log and --event-log each give the samples: choose one")
         }
         let names = policyNames
         if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
@@ -112,12 +121,32 @@ struct CompareCommand: AsyncParsableCommand {
             }
             try OutputFile.validate(
                 [(svg, "--svg")],
-                inputs: trace + [workload.usageLog, workload.shape.workload].compactMap { $0 } + policyNames)
+                inputs: trace + [workload.usageLog, eventLog, workload.shape.workload].compactMap { $0 } + policyNames)
             let resolved = try workload.resolve()
             let progress = ProgressIndicator("comparing")
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }
             let comparison: Comparison
-            if !trace.isEmpty {
+            var validations: [KillValidation] = []
+            if let eventLog {
+                let days = try AndroidLogFile.days(eventLog, workload: resolved)
+                comparison = try await Comparison.run(
+                    traces: days.map(\.trace), name: "device log", policies: chosen, samples: days.map(\.date),
+                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
+                for policy in chosen where !Oracle.isClairvoyant(policy) {
+                    do {
+                        validations.append(try KillValidation.measure(days, policy: policy))
+                    } catch let error as ReplayError {
+                        throw CLIError.malformed(error.description)
+                    }
+                }
+                let unmatchable = days.reduce(0) { $0 + $1.unmatchableKills }
+                if unmatchable > 0 {
+                    StandardError.write(
+                        "mempressure: \(InputFile.displayName(eventLog)): \(unmatchable) kill\(unmatchable == 1 ? "" : "s") "
+                            + "of processes not opened that day (services, system processes) cannot be matched by a "
+                            + "replay: left out of the recall\n")
+                }
+            } else if !trace.isEmpty {
                 // Each file is read again by each policy's run, line by line, rather than kept.
                 let inputs = try trace.map(TraceFile.open)
                 do {
@@ -142,9 +171,12 @@ struct CompareCommand: AsyncParsableCommand {
             progress.finish()
             let output = ComparisonReport(comparison, baseline: comparison.baseline(named: baseline))
             if let svg { try OutputFile.write(ComparisonChart(output).svg, to: svg, option: "--svg") }
+            let validation = KillValidationReport(validations)
             switch format {
-            case .table: try StandardOutput.write(output.table)
-            case .json: try StandardOutput.write(output.json)
+            case .table: try StandardOutput.write(output.table + (validations.isEmpty ? "" : "\n" + validation.table))
+            case .json:
+                try StandardOutput.write(
+                    validations.isEmpty ? output.json : String(output.json.dropLast(2)) + ",\"validation\":" + validation.json + "}\n")
             case .csv: try StandardOutput.write(output.csv)
             }
         }
