@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MemoryPressureJemalloc", targets: ["MemoryPressureJemalloc"]),
         .library(name: "MemoryPressureLinux", targets: ["MemoryPressureLinux"]),
         .library(name: "MemoryPressureMetrics", targets: ["MemoryPressureMetrics"]),
+        .library(name: "MemoryPressureMetricsServer", targets: ["MemoryPressureMetricsServer"]),
         .executable(name: "mempressure", targets: ["mempressure"]),
     ],
     dependencies: [
@@ -31,6 +32,10 @@ let package = Package(
         // with swift-prometheus (which brings swift-atomics 1.3.0).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // MemoryPressureMetricsServer serves them over HTTP on SwiftNIO, as a swift-service-lifecycle
+        // service (`watch` runs in a ServiceGroup: SIGTERM and SIGINT drain it).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Tests only: property-based tests of the parsers and the accountant.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Documentation only: `swift package generate-documentation` (make docs) builds each
@@ -84,6 +89,19 @@ let package = Package(
             dependencies: ["MemoryPressure", .product(name: "CoreMetrics", package: "swift-metrics")],
             swiftSettings: internalChecks
         ),
+        // The metrics over HTTP: a SwiftNIO server (a ServiceLifecycle service) and the handler an
+        // embedding server mounts on its own NIO pipeline.
+        .target(
+            name: "MemoryPressureMetricsServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: internalChecks
+        ),
         .executableTarget(
             name: "mempressure",
             dependencies: [
@@ -94,7 +112,9 @@ let package = Package(
                 "MemoryPressureLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "MemoryPressureMetrics",
+                "MemoryPressureMetricsServer",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -129,8 +149,13 @@ let package = Package(
         .testTarget(
             name: "MemoryPressureMetricsTests",
             dependencies: [
-                "MemoryPressureMetrics", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "MemoryPressureMetrics", "MemoryPressureMetricsServer", "TestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "MempressureCLITests", dependencies: ["mempressure", "MemoryPressureFormats", "TestSupport"]),

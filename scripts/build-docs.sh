@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(IndexedHeapModule MemoryPressure MemoryPressureFormats MemoryPressureSimulation
-        MemoryPressureJemalloc MemoryPressureLinux MemoryPressureMetrics)
+        MemoryPressureJemalloc MemoryPressureLinux MemoryPressureMetrics MemoryPressureMetricsServer)
 fi
 failed=0
 for target in "${targets[@]}"; do

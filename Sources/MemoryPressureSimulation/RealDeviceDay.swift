@@ -1,7 +1,7 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-/// A day of a real Android device, rebuilt from its logs (``AndroidLogParser``): what the user
+/// A day of a real Android device, rebuilt from its logs (`AndroidLogParser`): what the user
 /// brought to the front, as a trace to replay, and what the system really killed — the two
 /// halves ``KillValidation`` sets against each other.
 public struct RealDeviceDay: Sendable {

@@ -6,8 +6,9 @@ import TestSupport
     import Glibc
 #endif
 
-// `mempressure watch --metrics-port` (issue 15, item 9): the live engine's metrics served over
-// HTTP/1.1 in the Prometheus text format, scraped here with a plain socket client.
+// `mempressure watch --metrics-port` (issue 15, item 9; on SwiftNIO and swift-service-lifecycle
+// since issue 23): the live engine's metrics served over HTTP/1.1 in the Prometheus text format,
+// scraped here with a plain socket client.
 
 /// Sends `text` to 127.0.0.1:`port` and reads the response until the server closes; `nil` if the
 /// connection is refused.
@@ -90,7 +91,7 @@ struct WatchMetricsCommandTests {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--interval", "0.2", "--top", "3"])
         let port = try #require(watch.metricsPort(), "no port announced; stderr: \(watch.standardError)")
 
-        let response = try #require(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        let response = try #require(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(response.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"))
         let body = try #require(response.range(of: "\r\n\r\n")).upperBound
@@ -119,14 +120,14 @@ struct WatchMetricsCommandTests {
         #expect(values["mempressure_memory_warnings_total{level=\"1\"}"] != nil)
         #expect(values["mempressure_kills_total{reason=\"memory_limit_fatal\",band=\"none\"}"] != nil)
 
-        let other = try #require(try fetch(port: port, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+        let other = try #require(try fetch(port: port, "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         #expect(other.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
 
         kill(watch.process.processIdentifier, SIGINT)
         watch.process.waitUntilExit()
         #expect(watch.process.terminationReason == .exit)  // the handler ran: not killed by the signal
         #expect(watch.process.terminationStatus == 0, "stderr: \(watch.standardError)")
-        #expect(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n") == nil)
+        #expect(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n") == nil)
         let frames = try String(contentsOf: watch.output, encoding: .utf8)
         #expect(frames.contains("RANK  PROCESS"))
         #expect(!frames.contains("serving metrics"))  // the notice goes to stderr; stdout is unchanged
@@ -140,6 +141,22 @@ struct WatchMetricsCommandTests {
         #expect(watch.process.terminationStatus == 0, "stderr: \(watch.standardError)")
         let announced = try #require(port, "stderr: \(watch.standardError)")
         #expect(try fetch(port: announced, "GET /metrics HTTP/1.0\r\n\r\n") == nil)
+    }
+
+    @Test("SIGTERM ends the watch cleanly: exit 0, the scrape in flight answered, the port freed", .tags(.machine), .machineDependent)
+    func sigtermDrains() throws {
+        let watch = try BackgroundWatch(["--metrics-port", "0", "--interval", "0.2"])
+        let port = try #require(watch.metricsPort(), "stderr: \(watch.standardError)")
+        // An idle keep-alive connection and a scrape: the first is closed, the second answered.
+        let idle = try #require(connectToLoopback(port: port))
+        defer { close(idle) }
+        let scrape = try #require(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+        #expect(scrape.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        kill(watch.process.processIdentifier, SIGTERM)
+        watch.process.waitUntilExit()
+        #expect(watch.process.terminationReason == .exit)
+        #expect(watch.process.terminationStatus == 0, "stderr: \(watch.standardError)")
+        #expect(try fetch(port: port, "GET /metrics HTTP/1.0\r\n\r\n") == nil)
     }
 
     @Test("bad metrics options are refused with exit 64 and a message naming the option")

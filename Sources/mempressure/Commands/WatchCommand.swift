@@ -3,26 +3,24 @@ import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureLinux
+import Logging
 import MemoryPressureMetrics
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Set by the SIGINT handler; read by the watch loop, which runs on another thread than the one the
-/// signal is delivered to. A lock-free atomic is async-signal-safe and, unlike a plain
-/// `sig_atomic_t`, is not a data race between the two threads (ThreadSanitizer reported one).
-private let interrupted = Atomic<Int32>(0)
+import MemoryPressureMetricsServer
+import ServiceLifecycle
 
 /// `mempressure watch`: the live pressure level and the next victims, refreshed as memory changes.
-struct WatchCommand: ParsableCommand {
+/// It runs as a swift-service-lifecycle `ServiceGroup`: the refresh loop (``WatchRefresher``,
+/// driven by its own clock and nothing else) and, with `--metrics-port`, the metrics server.
+/// SIGTERM or SIGINT, or the last of `--count` refreshes, shuts the group down gracefully: the
+/// server stops accepting, lets scrapes in flight finish and frees the port.
+struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch this Linux machine: its pressure level under a policy and the next victims (a dry run).",
         discussion: """
             Every interval, /proc is read again and the kill order updated in place; nothing is \
-            ever signalled. Ctrl-C ends the watch cleanly.
+            ever signalled. The refreshes keep to --interval whatever the metrics clients do. \
+            Ctrl-C or SIGTERM ends the watch cleanly.
 
             With --metrics-port PORT, the engine's metrics are served at \
             http://127.0.0.1:PORT/metrics in the Prometheus text exposition format: \
@@ -76,41 +74,51 @@ struct WatchCommand: ParsableCommand {
         if let metricsAddress {
             guard metricsPort != nil else { throw ValidationError("--metrics-address needs --metrics-port") }
             do {
-                try MetricsHTTPServerError.validate(address: metricsAddress)
+                try MetricsServerError.validate(address: metricsAddress)
             } catch {
                 throw ValidationError("--metrics-address: \(error)")
             }
         }
     }
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrorsAsync {
             let policy = try policy.resolve()
-            signal(SIGINT) { _ in interrupted.store(1, ordering: .relaxed) }
             let ranking: LiveKillOrder
             do {
                 ranking = try LiveKillOrder(policy: policy, includingKernelScores: false)
             } catch {
                 throw CLIError.notFound("cannot read this machine's memory: \(error)")
             }
-            let endpoint = try metricsPort.map {
-                try MetricsEndpoint(
-                    engine: ranking.engine, address: metricsAddress ?? MetricsEndpoint.defaultAddress, port: $0)
+            var endpoint: MetricsEndpoint?
+            if let metricsPort {
+                endpoint = try await MetricsEndpoint(
+                    engine: ranking.engine, address: metricsAddress ?? MetricsEndpoint.defaultAddress, port: metricsPort)
             }
-            defer { endpoint?.stop() }
-            let start = Date()
-            var refreshes = 0
-            while interrupted.load(ordering: .relaxed) == 0 {
-                let events = try ranking.refresh(at: Date().timeIntervalSince(start))
-                refreshes += 1
-                endpoint?.record(events)
-                try StandardOutput.write(frame(ranking, events: events, elapsed: Date().timeIntervalSince(start)))
-                if let count, refreshes >= count { break }
-                var slept = 0.0
-                while slept < interval && interrupted.load(ordering: .relaxed) == 0 {
-                    usleep(50_000)
-                    slept += 0.05
-                }
+            let refresher = WatchRefresher(
+                interval: interval, count: count,
+                refresh: UncheckedSendableBox { [self] elapsed in
+                    let events = try ranking.refresh(at: elapsed)
+                    endpoint?.record(events)
+                    try StandardOutput.write(frame(ranking, events: events, elapsed: elapsed))
+                })
+            var services = [
+                ServiceGroupConfiguration.ServiceConfiguration(
+                    service: refresher, successTerminationBehavior: .gracefullyShutdownGroup)
+            ]
+            if let server = endpoint?.server {
+                services.append(.init(service: server, successTerminationBehavior: .gracefullyShutdownGroup))
+            }
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: Logger(label: "mempressure.watch", factory: { _ in SwiftLogNoOpLogHandler() })))
+            do {
+                try await group.run()
+            } catch let error as CLIError {
+                throw error
+            } catch let error as ServiceGroupError {
+                throw CLIError.systemFailure("watch: \(error)")
             }
         }
     }

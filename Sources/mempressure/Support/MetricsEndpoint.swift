@@ -1,22 +1,25 @@
 import MemoryPressure
 import MemoryPressureMetrics
+import MemoryPressureMetricsServer
 import Prometheus
 
 /// `watch --metrics-port`: an engine's metrics (``EngineMetrics``) kept in a swift-prometheus
 /// registry and served at `http://ADDRESS:PORT/metrics` in the Prometheus text exposition format,
-/// with `# HELP` lines from ``EngineMetrics/catalog(labelPrefix:)``. No global metrics system is
-/// bootstrapped: the factory is passed to ``EngineMetrics`` directly.
+/// with `# HELP` lines from ``EngineMetrics/catalog(labelPrefix:)``, by a ``MetricsServer`` on
+/// SwiftNIO. No global metrics system is bootstrapped: the factory is passed to
+/// ``EngineMetrics`` directly.
 final class MetricsEndpoint {
     /// The address watch listens on unless `--metrics-address` says otherwise: this machine only.
     static let defaultAddress = "127.0.0.1"
 
     private let metrics: EngineMetrics
-    private let server: MetricsHTTPServer
+    /// The server, to run in watch's service group.
+    let server: MetricsServer
 
     /// Attaches metrics to `engine`, binds `address`:`port` and starts serving.
     ///
     /// - Throws: ``CLIError`` (usage, exit 64) if the address or port cannot be listened on.
-    init(engine: PressureEngine, address: String, port: Int) throws {
+    init(engine: PressureEngine, address: String, port: Int) async throws {
         let registry = PrometheusCollectorRegistry()
         do {
             metrics = try EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
@@ -25,15 +28,15 @@ final class MetricsEndpoint {
         }
         let catalog = EngineMetrics.catalog()
         do {
-            server = try MetricsHTTPServer(address: address, port: port) {
+            server = try await MetricsServer.bind(host: address, port: port) {
                 MetricDescription.addingHelp(to: registry.emitToBuffer(), from: catalog)
             }
         } catch {
             throw CLIError.usage("--metrics-port/--metrics-address: \(error)")
         }
-        server.start()
         let host = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
-        StandardError.write("mempressure: serving metrics at http://\(host):\(server.port)\(MetricsHTTPServer.path)\n")
+        StandardError.write(
+            "mempressure: serving metrics at http://\(host):\(server.port)\(MetricsHTTPHandler.path)\n")
     }
 
     /// Counts `events` (drained from the engine's log) and refreshes the gauges.
@@ -41,10 +44,5 @@ final class MetricsEndpoint {
     /// - Complexity: O(events)
     func record(_ events: [Event]) {
         metrics.record(events)
-    }
-
-    /// Stops serving and frees the port.
-    func stop() {
-        server.stop()
     }
 }
