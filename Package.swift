@@ -36,6 +36,8 @@ let package = Package(
         // service (`watch` runs in a ServiceGroup: SIGTERM and SIGINT drain it).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // TLS for the metrics endpoint (`watch --web-config`, the Prometheus exporters' web configuration).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Tests only: property-based tests of the parsers and the accountant.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Documentation only: `swift package generate-documentation` (make docs) builds each
@@ -89,6 +91,10 @@ let package = Package(
             dependencies: ["MemoryPressure", .product(name: "CoreMetrics", package: "swift-metrics")],
             swiftSettings: internalChecks
         ),
+        .systemLibrary(
+            name: "CCrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
         // The metrics over HTTP: a SwiftNIO server (a ServiceLifecycle service) and the handler an
         // embedding server mounts on its own NIO pipeline.
         .target(
@@ -98,7 +104,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CCrypt",
             ],
             swiftSettings: internalChecks
         ),
@@ -114,6 +122,7 @@ let package = Package(
                 "MemoryPressureMetrics",
                 "MemoryPressureMetricsServer",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

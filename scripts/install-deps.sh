@@ -2,6 +2,9 @@
 # Installs what the package needs from Debian, only if it is missing:
 # - libjemalloc-dev: the CJemalloc system library (real per-app arenas);
 # - earlyoom: its --dryrun is the reference the earlyoom policy is checked against;
+# - libcrypt-dev: the CCrypt system library (bcrypt checks of the metrics endpoint's users);
+# - openssl and curl: the metrics endpoint's TLS tests make a certificate and scrape as a real
+#   TLS client;
 # - kubernetes-validate (PyPI): validates deploy/kubernetes/sweep-job.yaml offline in the tests
 #   (they skip that check, saying so, when it is absent).
 set -euo pipefail
@@ -17,6 +20,9 @@ missing=()
 pkg-config --exists jemalloc 2>/dev/null || missing+=(libjemalloc-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkgconf)
 command -v earlyoom >/dev/null 2>&1 || missing+=(earlyoom)
+[ -f /usr/include/crypt.h ] || missing+=(libcrypt-dev)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -28,6 +28,7 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
 
     private let body: @Sendable () -> [UInt8]
     private let limits: MetricsServer.Limits
+    private let authenticator: BasicAuthenticator?
     private var deadline: Scheduled<Void>?
     /// The request being read: its head, once complete.
     private var head: HTTPRequestHead?
@@ -35,10 +36,16 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
     private var closeAfterResponse = false
 
     /// A handler whose `GET /metrics` answers with `body()`, called on the channel's event loop.
+    /// With an `authenticator`, a request without a user and password it accepts gets 401 (with
+    /// `WWW-Authenticate: Basic`, and nothing said about which part was wrong).
     ///
     /// - Complexity: O(1)
-    public init(limits: MetricsServer.Limits = .init(), body: @escaping @Sendable () -> [UInt8]) {
+    public init(
+        limits: MetricsServer.Limits = .init(), authenticator: BasicAuthenticator? = nil,
+        body: @escaping @Sendable () -> [UInt8]
+    ) {
         self.limits = limits
+        self.authenticator = authenticator
         self.body = body
     }
 
@@ -97,13 +104,37 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
             head = nil
             let path = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let keepAlive = request.isKeepAlive && !closeAfterResponse
-            if path != Self.path {
-                respond(context, status: .notFound, keepAlive: keepAlive, head: request)
-            } else if request.method != .GET && request.method != .HEAD {
-                respond(context, status: .methodNotAllowed, keepAlive: keepAlive, head: request)
-            } else {
-                respond(context, status: .ok, keepAlive: keepAlive, head: request)
+            if let authenticator {
+                // Reading pauses while the password is checked (off the event loop), so the
+                // responses stay in the order of the requests.
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                authenticator.check(request.headers.first(name: "Authorization"), on: context.eventLoop)
+                    .whenComplete { result in
+                        let (handler, context) = loopBound.value
+                        if case .success(true) = result {
+                            handler.answer(context, request: request, path: path, keepAlive: keepAlive)
+                        } else {
+                            handler.respond(context, status: .unauthorized, keepAlive: keepAlive, head: request)
+                        }
+                        context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+                    }
+                return
             }
+            answer(context, request: request, path: path, keepAlive: keepAlive)
+        }
+    }
+
+    /// The response to an accepted request for `path`.
+    private func answer(
+        _ context: ChannelHandlerContext, request: HTTPRequestHead, path: Substring, keepAlive: Bool
+    ) {
+        if path != Self.path {
+            respond(context, status: .notFound, keepAlive: keepAlive, head: request)
+        } else if request.method != .GET && request.method != .HEAD {
+            respond(context, status: .methodNotAllowed, keepAlive: keepAlive, head: request)
+        } else {
+            respond(context, status: .ok, keepAlive: keepAlive, head: request)
         }
     }
 
@@ -166,6 +197,9 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
             payload = Array("only GET and HEAD \(Self.path)\n".utf8)
         case .notFound:
             payload = Array("only \(Self.path) is served\n".utf8)
+        case .unauthorized:
+            headers.add(name: "WWW-Authenticate", value: "Basic realm=\"mempressure\", charset=\"UTF-8\"")
+            payload = Array("401 Unauthorized\n".utf8)
         default:
             payload = Array("\(status.code) \(status.reasonPhrase)\n".utf8)
         }

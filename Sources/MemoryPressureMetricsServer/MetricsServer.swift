@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 
 /// An HTTP/1.1 server on SwiftNIO that answers `GET /metrics` with a body made on each request
@@ -44,6 +45,25 @@ public final class MetricsServer: Service, Sendable {
         }
     }
 
+    /// Who may scrape: TLS, and users with passwords (the Prometheus exporters' web configuration).
+    public struct Access: Sendable {
+        /// The TLS context every connection is served with, or `nil` for plain HTTP.
+        public var tls: NIOSSLContext?
+        /// The users who may scrape, or `nil` for anyone who can connect.
+        public var authenticator: BasicAuthenticator?
+
+        /// Plain HTTP, open to every client that can connect.
+        public static let open = Access(tls: nil, authenticator: nil)
+
+        /// Access with `tls` and `authenticator`.
+        ///
+        /// - Complexity: O(1)
+        public init(tls: NIOSSLContext?, authenticator: BasicAuthenticator?) {
+            self.tls = tls
+            self.authenticator = authenticator
+        }
+    }
+
     /// What a connection's handler receives when the server drains.
     struct Drain {}
 
@@ -78,11 +98,14 @@ public final class MetricsServer: Service, Sendable {
     ///   - host: the IPv4 or IPv6 literal to listen on (`127.0.0.1` keeps it local).
     ///   - port: the TCP port, 1–65535, or 0 for any free port.
     ///   - limits: the bounds a client cannot push the server past.
+    ///   - access: TLS and the users who may scrape (by default plain HTTP, open to anyone who can
+    ///     connect).
     ///   - body: makes the response body of each `GET /metrics`; called on the event loop.
     /// - Throws: ``MetricsServerError`` naming the address or port and what failed.
     /// - Complexity: O(1), plus the socket calls.
     public static func bind(
-        host: String, port: Int, limits: Limits = Limits(), body: @escaping @Sendable () -> [UInt8]
+        host: String, port: Int, limits: Limits = Limits(), access: Access = .open,
+        body: @escaping @Sendable () -> [UInt8]
     ) async throws(MetricsServerError) -> MetricsServer {
         guard (0...65535).contains(port) else { throw .invalidPort(port) }
         let literal = try MetricsServerError.validate(address: host)
@@ -103,9 +126,13 @@ public final class MetricsServer: Service, Sendable {
                     _ = connections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
                 }
                 return channel.eventLoop.makeCompletedFuture {
+                    if let tls = access.tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withPipeliningAssistance: false, withErrorHandling: false)
-                    try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(limits: limits, body: body))
+                    try channel.pipeline.syncOperations.addHandler(
+                        MetricsHTTPHandler(limits: limits, authenticator: access.authenticator, body: body))
                 }
             }
         let channel: any Channel

@@ -55,9 +55,23 @@ struct WatchCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "The IPv4 or IPv6 address --metrics-port listens on (default: \(MetricsEndpoint.defaultAddress), "
-                + "this machine only; 0.0.0.0 for every interface).",
+                + "this machine only; 0.0.0.0 for every interface, with --web-config or --allow-open-metrics).",
             valueName: "address"))
     var metricsAddress: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Protect the metrics with TLS and/or basic authentication: the Prometheus exporters' web configuration "
+                + "file (tls_server_config: cert_file, key_file, client_ca_file, client_auth_type; basic_auth_users: "
+                + "name: bcrypt hash).",
+            valueName: "file"))
+    var webConfig: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Serve the metrics beyond this machine (--metrics-address not a loopback address) with no --web-config: "
+                + "anyone who can reach the port reads them, in clear text. Prints a warning."))
+    var allowOpenMetrics = false
 
     func validate() throws {
         // Written so that NaN fails too (every comparison with NaN is false).
@@ -71,12 +85,18 @@ struct WatchCommand: AsyncParsableCommand {
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be 1...65535 (or 0 for any free port), got \(metricsPort)")
         }
+        if webConfig != nil && metricsPort == nil { throw ValidationError("--web-config needs --metrics-port") }
         if let metricsAddress {
             guard metricsPort != nil else { throw ValidationError("--metrics-address needs --metrics-port") }
             do {
                 try MetricsServerError.validate(address: metricsAddress)
             } catch {
                 throw ValidationError("--metrics-address: \(error)")
+            }
+            if webConfig == nil, !Self.isLoopback(metricsAddress), !allowOpenMetrics {
+                throw ValidationError(
+                    "--metrics-address \(metricsAddress) serves the metrics beyond this machine: give --web-config FILE "
+                        + "(TLS, basic authentication), or --allow-open-metrics to serve them in clear text to anyone")
             }
         }
     }
@@ -92,8 +112,15 @@ struct WatchCommand: AsyncParsableCommand {
             }
             var endpoint: MetricsEndpoint?
             if let metricsPort {
+                let access = try webConfig.map { try WebConfigFile.load($0) } ?? .open
+                let address = metricsAddress ?? MetricsEndpoint.defaultAddress
+                if webConfig == nil && !Self.isLoopback(address) {
+                    StandardError.write(
+                        "mempressure: warning: serving metrics on \(address) with no TLS and no authentication "
+                            + "(--allow-open-metrics): anyone who can reach the port reads them\n")
+                }
                 endpoint = try await MetricsEndpoint(
-                    engine: ranking.engine, address: metricsAddress ?? MetricsEndpoint.defaultAddress, port: metricsPort)
+                    engine: ranking.engine, address: address, port: metricsPort, access: access)
             }
             let refresher = WatchRefresher(
                 interval: interval, count: count,
@@ -121,6 +148,12 @@ struct WatchCommand: AsyncParsableCommand {
                 throw CLIError.systemFailure("watch: \(error)")
             }
         }
+    }
+
+    /// Whether `address` (an IP literal) is this machine only: 127.0.0.0/8 or ::1.
+    static func isLoopback(_ address: String) -> Bool {
+        let literal = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        return literal.hasPrefix("127.") || literal == "::1" || literal == "0:0:0:0:0:0:0:1"
     }
 
     /// One refresh: the level, free memory, what a kill would do now, and the top victims.

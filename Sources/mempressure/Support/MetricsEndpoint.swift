@@ -19,7 +19,7 @@ final class MetricsEndpoint {
     /// Attaches metrics to `engine`, binds `address`:`port` and starts serving.
     ///
     /// - Throws: ``CLIError`` (usage, exit 64) if the address or port cannot be listened on.
-    init(engine: PressureEngine, address: String, port: Int) async throws {
+    init(engine: PressureEngine, address: String, port: Int, access: MetricsServer.Access) async throws {
         let registry = PrometheusCollectorRegistry()
         do {
             metrics = try EngineMetrics(engine: engine, factory: PrometheusMetricsFactory(registry: registry))
@@ -28,15 +28,17 @@ final class MetricsEndpoint {
         }
         let catalog = EngineMetrics.catalog()
         do {
-            server = try await MetricsServer.bind(host: address, port: port) {
+            server = try await MetricsServer.bind(host: address, port: port, access: access) {
                 MetricDescription.addingHelp(to: registry.emitToBuffer(), from: catalog)
             }
         } catch {
             throw CLIError.usage("--metrics-port/--metrics-address: \(error)")
         }
         let host = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
+        let scheme = access.tls == nil ? "http" : "https"
+        let users = access.authenticator == nil ? "" : " (basic authentication)"
         StandardError.write(
-            "mempressure: serving metrics at http://\(host):\(server.port)\(MetricsHTTPHandler.path)\n")
+            "mempressure: serving metrics at \(scheme)://\(host):\(server.port)\(MetricsHTTPHandler.path)\(users)\n")
     }
 
     /// Counts `events` (drained from the engine's log) and refreshes the gauges.
