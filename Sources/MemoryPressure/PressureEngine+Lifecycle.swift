@@ -491,6 +491,18 @@ extension PressureEngine {
         var backgroundModes: UInt8
         var oomScoreAdj: Int16
         var priority: Int32
+
+        /// The key in 56 bits (never `UInt64.max`, the empty slot's key).
+        var packed: UInt64 {
+            UInt64(backgroundModes) << 48 | UInt64(UInt16(bitPattern: oomScoreAdj)) << 32
+                | UInt64(UInt32(bitPattern: priority))
+        }
+    }
+
+    /// One slot of ``classificationSlots``.
+    struct ClassificationSlot {
+        var key = UInt64.max
+        var value: (BandTable, AppLimit?)? = nil
     }
 
     /// The bands of app `index` in every state and the limit that applies to it. Apps that only
@@ -507,9 +519,17 @@ extension PressureEngine {
         let key = ClassificationKey(
             backgroundModes: apps[index].backgroundModes.rawValue, oomScoreAdj: apps[index].oomScoreAdj,
             priority: apps[index].priority)
-        if let known = classifications[key] { return known }
-        let computed = classify()
-        classifications[key] = computed
+        let packed = key.packed
+        let slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        if classificationSlots[slot].key == packed, let known = classificationSlots[slot].value { return known }
+        let computed: (BandTable, AppLimit?)
+        if let known = classifications[key] {
+            computed = known
+        } else {
+            computed = classify()
+            classifications[key] = computed
+        }
+        classificationSlots[slot] = ClassificationSlot(key: packed, value: computed)
         return computed
     }
 

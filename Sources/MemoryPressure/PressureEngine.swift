@@ -119,6 +119,9 @@ public final class PressureEngine {
     let bandInfo: [BandInfo]
     /// Classifications already computed, when the policy does not match names.
     var classifications: [ClassificationKey: (BandTable, AppLimit?)] = [:]
+    /// A direct-mapped cache in front of ``classifications``, by the packed key: loading a
+    /// snapshot classifies every app, and an integer hash is cheaper than hashing the key.
+    var classificationSlots = [ClassificationSlot](repeating: ClassificationSlot(), count: 64)
     /// Whether the policy has name preferences.
     let hasPreferences: Bool
     /// Whether a band orders by expected relaunch cost (opens are then counted).
