@@ -22,7 +22,7 @@ case "$target" in
     workload) product=FuzzWorkload; seeds=() ;;
     usage-log) product=FuzzUsageLog; seeds=(Examples/usage/* Examples/android/*) ;;
     sweep) product=FuzzSweep; seeds=() ;;
-    report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log Examples/reports/*.ips) ;;
+    report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log Examples/reports/*.ips Examples/reports/*.txt) ;;
     *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;
 esac
 

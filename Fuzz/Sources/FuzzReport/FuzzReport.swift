@@ -2,9 +2,10 @@ import FuzzSupport
 import MemoryPressure
 import MemoryPressureFormats
 
-/// libFuzzer entry point: any bytes are read as a kernel OOM log, an earlyoom log and an iOS
-/// JetsamEvent report; each either gives reports or an ``InputError``. Every report is rebuilt as evidence and ranked by
-/// the policy of the system that wrote it, and the report document is rendered in every form.
+/// libFuzzer entry point: any bytes are read as a kernel OOM log, an earlyoom log, an iOS
+/// JetsamEvent report and Android's dumpsys meminfo; each either gives reports or an
+/// ``InputError``. Every report is rebuilt as evidence and ranked by the policy of the system
+/// that wrote it, and the report document is rendered in every form.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
@@ -17,6 +18,9 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     if let report = try? JetsamEventReportParser.report(in: text, file: "fuzz.ips") {
         evidence.append(report.evidence(source: "fuzz.ips"))
+    }
+    if let report = try? AndroidMeminfoReport.parse(text, file: "fuzz.txt") {
+        evidence.append(report.evidence(source: "fuzz.txt"))
     }
     _ = EvidenceFormat.detect(text.split(separator: "\n").prefix(400))
     for item in evidence {

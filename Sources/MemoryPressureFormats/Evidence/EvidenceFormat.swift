@@ -8,6 +8,8 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
     case earlyoom
     /// An iOS JetsamEvent report (`.ips`, bug_type 298): ``JetsamEventReport``.
     case jetsamEvent = "jetsam-event"
+    /// Android's `dumpsys meminfo` (its processes by oom_adj category): ``AndroidMeminfoReport``.
+    case androidMeminfo = "android-meminfo"
 
     /// The shipped policy that reproduces the system that wrote such a report.
     public var matchingPolicy: String {
@@ -15,6 +17,7 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
         case .linuxOOMReport: "linux-oom"
         case .earlyoom: "earlyoom"
         case .jetsamEvent: "jetsam"
+        case .androidMeminfo: "android-lmkd"
         }
     }
 
@@ -29,6 +32,8 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
         case .jetsamEvent:
             "no JetsamEvent report found: expected a JSON header with \"bug_type\":\"298\" and a body with "
                 + "\"memoryStatus\" and \"processes\""
+        case .androidMeminfo:
+            "no process list found: expected dumpsys meminfo's 'Total RSS by OOM adjustment:' (or PSS) section"
         }
     }
 
@@ -38,6 +43,7 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
         case .linuxOOMReport: "the kernel"
         case .earlyoom: "earlyoom"
         case .jetsamEvent: "jetsam"
+        case .androidMeminfo: "lmkd"
         }
     }
 
@@ -47,6 +53,7 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
     public static func detect<Lines: Sequence>(_ lines: Lines) -> EvidenceFormat? where Lines.Element: StringProtocol {
         for line in lines {
             if JetsamEventReportParser.startsReport(line) { return .jetsamEvent }
+            if AndroidMeminfoReport.startsReport(line) { return .androidMeminfo }
             if line.contains("earlyoom v") || line.contains("earlyoom: ") && line.contains("mem avail:") {
                 return .earlyoom
             }

@@ -123,6 +123,7 @@ extension KillOrderReport {
                 case .linuxOOMReport: "kernel OOM report"
                 case .earlyoom: "earlyoom kill"
                 case .jetsamEvent: "iOS JetsamEvent report"
+                case .androidMeminfo: "Android dumpsys meminfo"
                 }
             var out = "\(name)" + (count > 1 ? " \(index) of \(count)" : "")
             out += ": \(evidence.source), \(evidence.location): \(evidence.summary)\n"

@@ -21,8 +21,9 @@ struct KillOrderCommand: ParsableCommand {
             default triggers.
 
             A real report is read too, and recognised by its content: a Linux kernel OOM report \
-            (dmesg, journalctl -k or kern.log; every report in the log), earlyoom's log, or an iOS \
-            JetsamEvent report (.ips, bug_type 298). The \
+            (dmesg, journalctl -k or kern.log; every report in the log), earlyoom's log, an iOS \
+            JetsamEvent report (.ips, bug_type 298), or Android's dumpsys meminfo (who lmkd would \
+            kill next). The \
             machine is rebuilt as the report shows it, ranked by the policy of the system that \
             wrote it (or --policy), and the process that really died is marked, with where the \
             policy ranks it and why. What the report does not say is listed, never guessed.
@@ -40,6 +41,7 @@ struct KillOrderCommand: ParsableCommand {
         case linuxOOMReport = "linux-oom-report"
         case earlyoom
         case jetsamEvent = "jetsam-event"
+        case androidMeminfo = "android-meminfo"
     }
 
     @Argument(help: "The snapshot or report file, or - for standard input.")
@@ -47,7 +49,7 @@ struct KillOrderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom or jetsam-event.",
+            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom, jetsam-event or android-meminfo.",
             valueName: "format"))
     var inputFormat: InputFormat = .auto
 
@@ -136,6 +138,7 @@ struct KillOrderCommand: ParsableCommand {
         case .linuxOOMReport: .linuxOOMReport
         case .earlyoom: .earlyoom
         case .jetsamEvent: .jetsamEvent
+        case .androidMeminfo: .androidMeminfo
         case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
         }
     }
@@ -202,6 +205,13 @@ struct KillOrderCommand: ParsableCommand {
             let text = try InputFile.read(file, name: name)
             do throws(InputError) {
                 evidence.append(try JetsamEventReportParser.report(in: text, file: name).evidence(source: name))
+            } catch {
+                throw CLIError.malformed(error.description)
+            }
+        case .androidMeminfo:
+            let text = try InputFile.read(file, name: name)
+            do throws(InputError) {
+                evidence.append(try AndroidMeminfoReport.parse(text, file: name).evidence(source: name))
             } catch {
                 throw CLIError.malformed(error.description)
             }
