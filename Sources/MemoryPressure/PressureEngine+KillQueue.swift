@@ -204,6 +204,35 @@ extension PressureEngine {
         }
     }
 
+    /// Puts every queueable app of `indices` into the kill queue: into an empty queue at once, by
+    /// one bottom-up heap construction instead of an insertion each (a snapshot's load); into a
+    /// queue that already holds apps (an app over its limit was queued while being added), one
+    /// at a time. Either way the result is the queue ``syncKillQueue(_:)`` on each would make,
+    /// up to the layout of equal keys, which reads resolve (``precedesInTie(_:_:)``).
+    ///
+    /// - Complexity: O(n) into an empty queue, else O(n log n).
+    func fillKillQueue<Indices: Sequence<Int>>(_ indices: Indices) {
+        guard killQueue.isEmpty else {
+            for index in indices { syncKillQueue(index) }
+            return
+        }
+        var keys: [UInt64] = []
+        var owners: [Int32] = []
+        keys.reserveCapacity(apps.count)
+        owners.reserveCapacity(apps.count)
+        for index in indices {
+            let band = currentBand(of: index)
+            guard band != BandTable.none else { continue }
+            keys.append(killKey(of: index, band: band))
+            owners.append(Int32(truncatingIfNeeded: index))
+        }
+        killQueue = IndexedHeap(keys)
+        appByKillSlot = owners
+        for (slot, owner) in owners.enumerated() {
+            apps[Int(owner)].killHandle = killQueue.handle(forIndex: slot)
+        }
+    }
+
     /// Refreshes the key of app `index` after its footprint changed, when its band's order
     /// depends on the footprint.
     ///

@@ -26,6 +26,13 @@ extension PressureEngine {
     ///   foreground apps.
     /// - Complexity: O(n log n)
     public convenience init(snapshot: Snapshot, policy: Policy) throws(EngineError) {
+        try self.init(snapshot: snapshot, policy: policy, bulkLoad: true)
+    }
+
+    /// ``init(snapshot:policy:)``; with `bulkLoad` false every app enters the kill queue by its
+    /// own insertion, in age order, and the apps are always ordered by age — the load before the
+    /// bulk one, kept so tests can hold the two to the same result.
+    package convenience init(snapshot: Snapshot, policy: Policy, bulkLoad: Bool) throws(EngineError) {
         try self.init(device: snapshot.device, policy: policy)
         reserveCapacity(apps: snapshot.apps.count)
         // Apps with swap, page tables or view caches keep them in `extras`: room for them all at
@@ -50,11 +57,9 @@ extension PressureEngine {
         let readsEntries = bandInfo.contains {
             $0.order == .firstInFirstOut || $0.ties == .newestInBand || $0.ties == .oldestInBand
         }
-        guard readsEntries else {
-            for index in apps.indices {
-                apps[index].bandEntry = UInt64(index + 1)
-                syncKillQueue(index)
-            }
+        guard readsEntries || !bulkLoad else {
+            for index in apps.indices { apps[index].bandEntry = UInt64(index + 1) }
+            fillKillQueue(apps.indices)
             bandSequence = UInt64(apps.count)
             if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
             return
@@ -74,10 +79,11 @@ extension PressureEngine {
             }
             runStart = runEnd
         }
-        for (sequence, entry) in byAge.enumerated() {
-            let index = Int(entry.index)
-            apps[index].bandEntry = UInt64(sequence + 1)
-            syncKillQueue(index)
+        for (sequence, entry) in byAge.enumerated() { apps[Int(entry.index)].bandEntry = UInt64(sequence + 1) }
+        if bulkLoad {
+            fillKillQueue(byAge.lazy.map { Int($0.index) })
+        } else {
+            for entry in byAge { syncKillQueue(Int(entry.index)) }
         }
         bandSequence = UInt64(apps.count)
         // The device's free swap counts the apps' own swap entries: what they do not hold is
