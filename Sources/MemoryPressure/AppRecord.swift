@@ -88,8 +88,6 @@ struct AppExtras {
     var pendingNotifications: [(name: String, count: Int)] = []
     /// Its element in the background-task expiry queue, when it has a task.
     var taskHandle: IndexedHeapHandle? = nil
-    var swap: Int64 = 0
-    var pageTables: Int64 = 0
     /// The memory limits when active and inactive (0: none), and whether they are fatal.
     var limitActive: Int64 = 0
     var limitInactive: Int64 = 0
@@ -97,8 +95,7 @@ struct AppExtras {
 
     /// Whether it holds nothing (then it is not stored).
     var isEmpty: Bool {
-        views.isEmpty && pendingNotifications.isEmpty && taskHandle == nil && swap == 0 && pageTables == 0
-            && limitActive == 0 && limitInactive == 0
+        views.isEmpty && pendingNotifications.isEmpty && taskHandle == nil && limitActive == 0 && limitInactive == 0
     }
 }
 

@@ -9,6 +9,34 @@ extension PressureEngine {
 
     /// Changes the extras of app `index` in place; an entry left empty is removed.
     @discardableResult
+    /// App `index`'s swapped-out bytes.
+    @inline(__always)
+    func swapBytes(of index: Int) -> Int64 { index < swapBytesBySlot.count ? swapBytesBySlot[index] : 0 }
+
+    /// App `index`'s page-table bytes.
+    @inline(__always)
+    func pageTableBytes(of index: Int) -> Int64 {
+        index < pageTableBytesBySlot.count ? pageTableBytesBySlot[index] : 0
+    }
+
+    /// Sets app `index`'s swapped-out and page-table bytes, keeping ``appSwap`` the sum of the
+    /// apps' swap; the per-slot arrays are made on the first non-zero value.
+    ///
+    /// - Complexity: O(1) amortized; O(slots) the first time.
+    func setSwapAndPageTables(_ index: Int, swap: Int64, pageTables: Int64) {
+        func store(_ value: Int64, in table: inout [Int64]) {
+            guard value != 0 || index < table.count else { return }
+            if index >= table.count {
+                if table.isEmpty { table.reserveCapacity(Swift.max(apps.capacity, index + 1)) }
+                table.append(contentsOf: repeatElement(0, count: Swift.max(apps.count, index + 1) - table.count))
+            }
+            table[index] = value
+        }
+        appSwap &+= swap &- swapBytes(of: index)
+        store(swap, in: &swapBytesBySlot)
+        store(pageTables, in: &pageTableBytesBySlot)
+    }
+
     func withExtras<R>(_ index: Int, _ body: (inout AppExtras) throws -> R) rethrows -> R {
         let key = Int32(truncatingIfNeeded: index)
         let result = try body(&extras[key, default: AppExtras()])

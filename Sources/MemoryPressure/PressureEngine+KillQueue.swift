@@ -145,9 +145,8 @@ extension PressureEngine {
     /// first, as the kernel does), where totalpages is memory plus swap.
     @inline(__always)
     func badnessPages(of index: Int) -> Int64 {
-        let extras = extras(index)
         return KernelOOMFormula.points(
-            resident: apps[index].footprint, swap: extras.swap, pageTables: extras.pageTables,
+            resident: apps[index].footprint, swap: swapBytes(of: index), pageTables: pageTableBytes(of: index),
             oomScoreAdj: Int64(effectiveOomScoreAdj(of: index, in: apps[index].state)),
             totalPages: accountant.device.badnessTotal.value / Self.pageSize, pageSize: Self.pageSize)
     }

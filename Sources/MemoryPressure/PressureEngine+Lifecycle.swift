@@ -381,10 +381,9 @@ extension PressureEngine {
             extras.views = []
             extras.pendingNotifications = []
             extras.taskHandle = nil
-            // Its swap entries are freed with it.
-            appSwap &-= extras.swap
-            extras.swap = 0
         }
+        // Its swap entries are freed with it.
+        setSwapAndPageTables(index, swap: 0, pageTables: pageTableBytes(of: index))
         apps[index].flags.remove(.isOverLimit)
         if foreground == index {
             foreground = nil

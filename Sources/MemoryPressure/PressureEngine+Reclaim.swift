@@ -81,6 +81,7 @@ extension PressureEngine {
         let slot = Int32(truncatingIfNeeded: index)
         indexByID.removeValue(forKey: apps[index].id)
         extras[slot] = nil
+        setSwapAndPageTables(index, swap: 0, pageTables: 0)
         delegates[slot] = nil
         observers[slot] = nil
         if !viewDelegates.isEmpty { viewDelegates = viewDelegates.filter { $0.key.app != slot } }

@@ -35,12 +35,15 @@ extension PressureEngine {
     package convenience init(snapshot: Snapshot, policy: Policy, bulkLoad: Bool) throws(EngineError) {
         try self.init(device: snapshot.device, policy: policy)
         reserveCapacity(apps: snapshot.apps.count)
-        // Apps with swap, page tables or view caches keep them in `extras`: room for them all at
-        // once, rather than a dictionary that doubles (and rehashes) its way up.
-        let withExtras = snapshot.apps.reduce(0) {
-            $0 + ($1.swap.value != 0 || $1.pageTables.value != 0 || $1.viewCaches.value != 0 ? 1 : 0)
-        }
+        // Apps with view caches keep them in `extras`: room for them all at once, rather than a
+        // dictionary that doubles (and rehashes) its way up. Swap and page tables are per-slot
+        // arrays, made once for every app when any has them.
+        let withExtras = snapshot.apps.reduce(0) { $0 + ($1.viewCaches.value != 0 ? 1 : 0) }
         extras.reserveCapacity(withExtras)
+        if snapshot.apps.contains(where: { $0.swap.value != 0 || $0.pageTables.value != 0 }) {
+            swapBytesBySlot = Array(repeating: 0, count: snapshot.apps.count)
+            pageTableBytesBySlot = Array(repeating: 0, count: snapshot.apps.count)
+        }
         accountant.setUnattributed(snapshot.unattributed)
         // Each app enters the kill queue once, below, when its band entry is known.
         for app in snapshot.apps {
@@ -304,30 +307,12 @@ extension PressureEngine {
     /// Stores what a snapshot says of app `index` beyond its hot record: swap, page tables, and
     /// its view caches as one offscreen view named `offscreenViews`.
     fileprivate func setSnapshotExtras(_ index: Int, _ app: ResidentApp) {
-        let hasExtras = app.swap.value != 0 || app.pageTables.value != 0 || app.viewCaches.value != 0
-        if hasExtras {
-            // Not empty afterwards: one dictionary access, not withExtras' three.
-            let update = { (extras: inout AppExtras, engine: PressureEngine) in
-                engine.appSwap &+= app.swap.value &- extras.swap
-                extras.swap = app.swap.value
-                extras.pageTables = app.pageTables.value
-                extras.views =
-                    app.viewCaches.value > 0
-                    ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)]
-                    : []
-            }
-            update(&extras[Int32(truncatingIfNeeded: index), default: AppExtras()], self)
-            return
-        }
-        guard extras[Int32(truncatingIfNeeded: index)] != nil else { return }
-        withExtras(index) { extras in
-            appSwap &+= app.swap.value &- extras.swap
-            extras.swap = app.swap.value
-            extras.pageTables = app.pageTables.value
-            extras.views =
-                app.viewCaches.value > 0
-                ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)]
-                : []
-        }
+        setSwapAndPageTables(index, swap: app.swap.value, pageTables: app.pageTables.value)
+        let views =
+            app.viewCaches.value > 0
+            ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)]
+            : []
+        guard !views.isEmpty || extras[Int32(truncatingIfNeeded: index)] != nil else { return }
+        withExtras(index) { $0.views = views }
     }
 }

@@ -111,6 +111,12 @@ public final class PressureEngine {
     /// The sum of the resident apps' swap entries.
     @exclusivity(unchecked)
     var appSwap: Int64 = 0
+    /// Each app's swapped-out bytes, by slot: stored only from the first app that has any (as
+    /// ``generations``), then one per slot, so an engine of apps without swap pays nothing and a
+    /// snapshot of a million apps with swap pays 8 bytes an app, not a dictionary entry.
+    var swapBytesBySlot: [Int64] = []
+    /// Each app's page-table bytes, by slot, stored as ``swapBytesBySlot`` is.
+    var pageTableBytesBySlot: [Int64] = []
     /// How far footprints are shifted right to fit the kill key's 36-bit value field.
     let valueShift: Int64
     /// The policy's bands and protections with their patterns compiled.
