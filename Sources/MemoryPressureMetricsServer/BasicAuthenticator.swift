@@ -1,4 +1,5 @@
 import CCrypt
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -84,9 +85,9 @@ public final class BasicAuthenticator: Sendable {
     public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
-        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        var difference = x.count ^ y.count
         for index in 0..<max(x.count, y.count) {
-            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+            difference |= Int((index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0))
         }
         return difference == 0
     }
@@ -95,42 +96,12 @@ public final class BasicAuthenticator: Sendable {
     static func credentials(_ authorization: String) -> (String, String)? {
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic", parts[1].utf8.count <= 4096,
-            let decoded = base64Decode(parts[1].trimmingPrefixSpaces)
+            let decoded = Data(base64Encoded: String(parts[1].trimmingPrefixSpaces)).map(Array.init)
         else { return nil }
         guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let user = String(decoding: decoded[..<colon], as: UTF8.self)
         let password = String(decoding: decoded[(colon + 1)...], as: UTF8.self)
         return (user, password)
-    }
-
-    /// Standard base64 (RFC 4648, with padding) decoded, or `nil`.
-    static func base64Decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        var values: [UInt8] = []
-        values.reserveCapacity(text.utf8.count)
-        var padding = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(byte - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(byte - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): values.append(62)
-            case UInt8(ascii: "/"): values.append(63)
-            case UInt8(ascii: "="): padding += 1; continue
-            default: return nil
-            }
-            if padding > 0 { return nil }
-        }
-        guard (values.count + padding) % 4 == 0, padding <= 2 else { return nil }
-        var out: [UInt8] = []
-        var index = 0
-        while index + 1 < values.count {
-            let a = values[index], b = values[index + 1]
-            out.append(a << 2 | b >> 4)
-            if index + 2 < values.count { out.append((b & 0x0F) << 4 | values[index + 2] >> 2) }
-            if index + 3 < values.count { out.append((values[index + 2] & 0x03) << 6 | values[index + 3]) }
-            index += 4
-        }
-        return out
     }
 }
 

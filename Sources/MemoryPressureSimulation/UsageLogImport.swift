@@ -237,14 +237,7 @@ public enum UsageLogImport {
     static func dayNumber(_ localTime: Double) -> Int { Int((localTime / 86_400).rounded(.down)) }
 
     /// The date `YYYY-MM-DD` of a day number.
-    static func date(day: Int) -> String {
-        let civil = CivilDate(day: day)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let text = String(abs(value))
-            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(civil.year, 4))-\(padded(civil.month, 2))-\(padded(civil.day, 2))"
-    }
+    static func date(day: Int) -> String { CivilDate(day: day).text }
 
     /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:keeping:)``
     /// gives them, every row checked: what a sharded sweep needs before it keeps any trace.

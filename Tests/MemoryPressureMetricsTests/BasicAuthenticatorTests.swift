@@ -1,3 +1,4 @@
+import Foundation
 import MemoryPressureMetricsServer
 import NIOCore
 import NIOPosix
@@ -13,19 +14,7 @@ struct BasicAuthenticatorTests {
 
     /// `Basic base64(user:password)`.
     static func header(_ user: String, _ password: String) -> String {
-        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        let bytes = Array("\(user):\(password)".utf8)
-        var out: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
-            let value = (UInt32(chunk[0]) << 16) | (UInt32(chunk.count > 1 ? chunk[1] : 0) << 8) | UInt32(chunk.count > 2 ? chunk[2] : 0)
-            for position in 0..<4 {
-                out.append(position <= chunk.count ? table[Int((value >> (18 - 6 * position)) & 63)] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return "Basic " + String(decoding: out, as: UTF8.self)
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
     @Test("the right password passes; a wrong one, an unknown user, another scheme or bad base64 do not")

@@ -180,23 +180,26 @@ public struct AndroidLogParser {
             }
             return value
         }
+        /// The fraction of `.ddd` at `start` (0 and `start` if there is none) and where it ends.
+        func fraction(at start: Int) -> (value: Double, end: Int) {
+            guard start < bytes.count, bytes[start] == 46 else { return (0, start) }
+            var value = 0.0
+            var scale = 0.1
+            var end = start + 1
+            while end < bytes.count, bytes[end] >= 48, bytes[end] <= 57 {
+                value += Double(bytes[end] - 48) * scale
+                scale /= 10
+                end += 1
+            }
+            return (value, end)
+        }
         func clock(at start: Int) -> (seconds: Double, end: Int)? {
             guard let hour = digits(start, 2), bytes.count > start + 8, bytes[start + 2] == 58,
                 let minute = digits(start + 3, 2), bytes[start + 5] == 58, let second = digits(start + 6, 2),
                 hour < 24, minute < 60, second < 61
             else { return nil }
-            var end = start + 8
-            var fraction = 0.0
-            if end < bytes.count, bytes[end] == 46 {
-                var scale = 0.1
-                end += 1
-                while end < bytes.count, bytes[end] >= 48, bytes[end] <= 57 {
-                    fraction += Double(bytes[end] - 48) * scale
-                    scale /= 10
-                    end += 1
-                }
-            }
-            return (Double(hour * 3600 + minute * 60) + Double(second) + fraction, end)
+            let (value, end) = fraction(at: start + 8)
+            return (Double(hour * 3600 + minute * 60) + Double(second) + value, end)
         }
         func rest(from offset: Int) -> Substring {
             line[line.utf8.index(line.startIndex, offsetBy: offset)...]
@@ -219,17 +222,10 @@ public struct AndroidLogParser {
         var end = 0
         while end < bytes.count, bytes[end] >= 48, bytes[end] <= 57 { end += 1 }
         if end >= 9, end < bytes.count, bytes[end] == 46, let whole = digits(0, end), whole < 100_000_000_000 {
-            var fraction = 0.0
-            var scale = 0.1
-            end += 1
-            while end < bytes.count, bytes[end] >= 48, bytes[end] <= 57 {
-                fraction += Double(bytes[end] - 48) * scale
-                scale /= 10
-                end += 1
-            }
+            let (value, fractionEnd) = fraction(at: end)
             let day = whole / 86_400
             let civil = CivilDate(day: day)
-            return (.init(year: civil.year, day: day, seconds: Double(whole % 86_400) + fraction), rest(from: end))
+            return (.init(year: civil.year, day: day, seconds: Double(whole % 86_400) + value), rest(from: fractionEnd))
         }
         return nil
     }

@@ -21,9 +21,7 @@ public struct AndroidLogRecord: Sendable, Hashable {
         /// gives no year.
         public var date: String {
             let civil = CivilDate(day: day)
-            let month = civil.month < 10 ? "0\(civil.month)" : "\(civil.month)"
-            let dayOfMonth = civil.day < 10 ? "0\(civil.day)" : "\(civil.day)"
-            return (year.map { String($0) } ?? "-") + "-\(month)-\(dayOfMonth)"
+            return year == nil ? "-" + civil.text.drop { $0 != "-" } : civil.text
         }
 
         /// Whether `a` is earlier than `b` on the device's clock.
@@ -84,6 +82,15 @@ package struct CivilDate: Sendable, Hashable {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `YYYY-MM-DD` (a year before 1 with its sign).
+    package var text: String {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(abs(value))
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
     /// Days in `month` of `year`.

@@ -32,7 +32,12 @@ enum WebConfigFile {
         func resolved(_ file: String) -> String {
             file.hasPrefix("/") || folder.isEmpty ? file : folder + "/" + file
         }
-        var tlsFields: [String?]?
+        /// What `tls_server_config` says, read before the files it names are loaded.
+        struct TLSFields {
+            var certificateFile: String, keyFile: String, clientCAFile: String?, authType: String
+            var minimum: String?, maximum: String?
+        }
+        var tlsFields: TLSFields?
         var users: [String: String]?
         do throws(InputError) {
             let root = try ConfigObject(try ConfigNode.parseYAML(text, file: name), file: name)
@@ -47,7 +52,9 @@ enum WebConfigFile {
                 _ = try server.optionalStringList("curve_preferences")
                 _ = try server.optionalBool("prefer_server_cipher_suites")
                 try server.finish()
-                tlsFields = [certificateFile, keyFile, clientCAFile, authType, minimum, maximum]
+                tlsFields = TLSFields(
+                    certificateFile: certificateFile, keyFile: keyFile, clientCAFile: clientCAFile, authType: authType,
+                    minimum: minimum, maximum: maximum)
             }
             if let list = try root.optionalObject("basic_auth_users") {
                 var found: [String: String] = [:]
@@ -70,8 +77,8 @@ enum WebConfigFile {
         }
         let tls = try tlsFields.map { fields in
             try Self.context(
-                certificateFile: fields[0]!, keyFile: fields[1]!, clientCAFile: fields[2], authType: fields[3]!,
-                minimum: fields[4], maximum: fields[5], file: name, now: now)
+                certificateFile: fields.certificateFile, keyFile: fields.keyFile, clientCAFile: fields.clientCAFile,
+                authType: fields.authType, minimum: fields.minimum, maximum: fields.maximum, file: name, now: now)
         }
         return MetricsServer.Access(tls: tls, authenticator: users.map { BasicAuthenticator(users: $0) })
     }
