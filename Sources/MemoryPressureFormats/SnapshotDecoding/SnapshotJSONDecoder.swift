@@ -58,7 +58,8 @@ struct SnapshotJSONDecoder {
         }
         skipWhitespace()
         guard position == bytes.count, let device else { return nil }
-        return Snapshot(device: device, apps: list.apps)
+        guard let apps = list.finished else { return nil }
+        return Snapshot(device: device, apps: apps)
     }
 
     private mutating func deviceObject() -> Device? {

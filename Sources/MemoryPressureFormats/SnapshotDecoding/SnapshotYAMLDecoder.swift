@@ -60,7 +60,8 @@ struct SnapshotYAMLDecoder {
             }
         }
         guard case .documentEnd = next(), case .streamEnd = next(), let device else { return nil }
-        return Snapshot(device: device, apps: list.apps)
+        guard let apps = list.finished else { return nil }
+        return Snapshot(device: device, apps: apps)
     }
 
     private mutating func deviceMapping() -> Device? {
