@@ -334,7 +334,7 @@ public enum UsageLogImport {
         guard let year = number(0, 4), characters[4] == "-", let month = number(5, 2), characters[7] == "-",
             let day = number(8, 2), characters[10] == "T" || characters[10] == " ", let hour = number(11, 2),
             characters[13] == ":", let minute = number(14, 2), characters[16] == ":", let second = number(17, 2),
-            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+            year >= 1, (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year), hour < 24,
             minute < 60, second < 60
         else { return nil }
         var index = 19
@@ -368,7 +368,4 @@ public enum UsageLogImport {
         let clock = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return Stamp(seconds: clock - Double(offset), localSeconds: clock, isNumber: false, isMilliseconds: false)
     }
-
-    /// The number of days of `month` (1–12) in `year` (Gregorian).
-    static func daysIn(month: Int, year: Int) -> Int { CivilDate.daysIn(month: month, year: year) }
 }

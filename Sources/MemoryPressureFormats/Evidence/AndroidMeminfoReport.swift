@@ -101,7 +101,7 @@ public struct AndroidMeminfoReport: Sendable, Hashable {
                     index += 1
                     continue
                 }
-                let name = String(rest[..<open].drop { $0 == " " }).trimmingTrailingSpaces
+                let name = String(rest[..<open]).trimmingWhitespaceAndTabs()
                 if let problem = AppID.problem(with: name) {
                     throw InputError(file: file, line: index + 1, column: indent + 1, path: current.name, message: problem)
                 }
@@ -144,13 +144,5 @@ public struct AndroidMeminfoReport: Sendable, Hashable {
     static func firstNumber(_ text: Substring) -> Substring {
         let start = text.drop { !$0.isNumber }
         return start.prefix { $0.isNumber || $0 == "," }
-    }
-}
-
-extension String {
-    fileprivate var trimmingTrailingSpaces: String {
-        var text = Substring(self)
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
     }
 }

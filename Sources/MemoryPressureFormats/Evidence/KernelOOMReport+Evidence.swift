@@ -128,8 +128,10 @@ extension KernelOOMReport {
     public var summary: String {
         var parts: [String] = []
         parts.append(kernelRelease.map { "Linux \($0)" } ?? "kernel release not stated")
+        // A report that states no constraint is a memory cgroup's when it gives a cgroup limit.
+        let isMemoryCgroup = constraint == .memoryCgroup || (constraint == nil && cgroupLimit != nil)
         switch constraint {
-        case .memoryCgroup?, nil where cgroupLimit != nil:
+        case _ where isMemoryCgroup:
             var text = "memory cgroup OOM"
             if let cgroup = oomMemoryCgroup { text += " in \(cgroup)" }
             if let limit = cgroupLimit { text += " (limit \(limit.formatted))" }

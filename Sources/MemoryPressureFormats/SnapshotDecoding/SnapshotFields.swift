@@ -251,7 +251,7 @@ struct SnapshotDeviceFields {
 }
 
 /// The apps of a snapshot, checked as they are added (one foreground app at most) and, once all
-/// are in, for unique ids (``finished``).
+/// are in, for unique ids (``uniqueApps()``).
 ///
 /// Unique ids are checked by sorting the ids' hashes (``RadixSort``) and comparing the ids only
 /// where two hashes are equal: 8 bytes an app, against a set's table of the ids that, for a
@@ -283,7 +283,7 @@ struct SnapshotAppList {
     /// The apps, or `nil` when two have the same id.
     ///
     /// - Complexity: O(n) for the sort, plus O(k²) id comparisons within each group of k equal hashes.
-    var finished: [ResidentApp]? {
+    func uniqueApps() -> [ResidentApp]? {
         let order = RadixSort.order(of: hashes)
         var start = 0
         while start < order.count {

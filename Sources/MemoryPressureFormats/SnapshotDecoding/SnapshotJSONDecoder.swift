@@ -58,7 +58,7 @@ struct SnapshotJSONDecoder {
         }
         skipWhitespace()
         guard position == bytes.count, let device else { return nil }
-        guard let apps = list.finished else { return nil }
+        guard let apps = list.uniqueApps() else { return nil }
         return Snapshot(device: device, apps: apps)
     }
 

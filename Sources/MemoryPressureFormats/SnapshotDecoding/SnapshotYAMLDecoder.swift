@@ -60,7 +60,7 @@ struct SnapshotYAMLDecoder {
             }
         }
         guard case .documentEnd = next(), case .streamEnd = next(), let device else { return nil }
-        guard let apps = list.finished else { return nil }
+        guard let apps = list.uniqueApps() else { return nil }
         return Snapshot(device: device, apps: apps)
     }
 
