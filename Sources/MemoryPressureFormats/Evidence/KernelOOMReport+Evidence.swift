@@ -130,16 +130,18 @@ extension KernelOOMReport {
         parts.append(kernelRelease.map { "Linux \($0)" } ?? "kernel release not stated")
         // A report that states no constraint is a memory cgroup's when it gives a cgroup limit.
         let isMemoryCgroup = constraint == .memoryCgroup || (constraint == nil && cgroupLimit != nil)
-        switch constraint {
-        case _ where isMemoryCgroup:
+        if isMemoryCgroup {
             var text = "memory cgroup OOM"
             if let cgroup = oomMemoryCgroup { text += " in \(cgroup)" }
             if let limit = cgroupLimit { text += " (limit \(limit.formatted))" }
             parts.append(text)
-        case .none?, nil:
-            parts.append("global OOM" + (constraint == nil ? " (constraint not stated)" : ""))
-        case .cpuset?: parts.append("cpuset-constrained OOM")
-        case .memoryPolicy?: parts.append("memory-policy-constrained OOM")
+        } else {
+            switch constraint {
+            case .none?, .memoryCgroup?, nil:
+                parts.append("global OOM" + (constraint == nil ? " (constraint not stated)" : ""))
+            case .cpuset?: parts.append("cpuset-constrained OOM")
+            case .memoryPolicy?: parts.append("memory-policy-constrained OOM")
+            }
         }
         if let task = invokingTask { parts.append("invoked by \(task.name)" + (task.pid.map { "[\($0)]" } ?? "")) }
         return parts.joined(separator: ", ")
