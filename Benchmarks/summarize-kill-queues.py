@@ -15,9 +15,10 @@ import sys
 
 DISTRIBUTIONS = ["uniform", "phone", "android", "server"]
 SIZES = ["100", "1K", "10K", "100K", "1M"]
-ENGINE = "IndexedHeap (engine)"
+ENGINE = "BandedHeap (engine)"
 QUEUES = [
-    (ENGINE, "**IndexedHeap** (engine)"),
+    (ENGINE, "**BandedHeap** (engine)"),
+    ("IndexedHeap", "IndexedHeap"),
     ("IndexedTournament", "IndexedTournament"),
     ("Heap+lazy deletion", "Heap + lazy deletion"),
     ("task-list scan", "task-list scan"),

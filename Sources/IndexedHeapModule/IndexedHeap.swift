@@ -11,7 +11,7 @@
 ///     queue.max?.handle == mail                // true
 ///     queue.top(2).map(\.handle) == [mail, maps] // a report that leaves the heap unchanged
 ///
-/// The heap is a 4-ary implicit heap on contiguous storage with a position table indexed by
+/// The heap is an 8-ary implicit heap on contiguous storage with a position table indexed by
 /// handle, so a sift moves nodes within one array and an update finds its node in one load.
 /// Apart from growing capacity, no operation allocates.
 ///

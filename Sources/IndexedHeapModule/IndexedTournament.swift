@@ -19,7 +19,7 @@
 ///   it beats) or the element *was* that maximum and fell (then the group's 16 entries are
 ///   compared again, and the next level's if its maximum came from there too). A key that changes
 ///   a little therefore costs one leaf write and one comparison in 15 cases out of 16, where a
-///   heap compares with a parent and up to four children and may move nodes.
+///   heap compares with a parent or up to eight children and may move nodes.
 /// - ``max`` is O(1): the root names the element.
 /// - ``popMax()``, ``remove(_:)``: O(16 L) comparisons (the removed element's groups are
 ///   recomputed on its path).

@@ -76,8 +76,10 @@ final class AdjSlotListsKillQueue: KillQueue {
         proc.pointee.next.pointee.previous = proc.pointee.previous
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 { procs[app].pointee.key }
 
+    @inline(__always)
     func update(app: Int, to key: UInt64) {
         let proc = procs[app]
         let moves = KillKey.band(key) != KillKey.band(proc.pointee.key)

@@ -57,11 +57,13 @@ struct BandListsKillQueue: KillQueue {
         }
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 {
         let location = locations[app]
         return bands[Int(location.band)][Int(location.position)]
     }
 
+    @inline(__always)
     mutating func update(app: Int, to key: UInt64) {
         let location = locations[app]
         let band = KillKey.band(key)

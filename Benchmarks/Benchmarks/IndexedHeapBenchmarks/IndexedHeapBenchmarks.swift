@@ -64,8 +64,9 @@ let benchmarks: @Sendable () -> Void = {
                     state.tearDown()
                 }
             }
+            mixed("BandedHeap (engine)", BandedHeapKillQueue.self)
+            mixed("IndexedHeap", IndexedHeapKillQueue.self)
             mixed("IndexedTournament", TournamentKillQueue.self)
-            mixed("IndexedHeap (engine)", IndexedHeapKillQueue.self)
             mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
             mixed("task-list scan", TaskListScanKillQueue.self, slow: true)
             mixed("adj-slot lists", AdjSlotListsKillQueue.self, slow: true)

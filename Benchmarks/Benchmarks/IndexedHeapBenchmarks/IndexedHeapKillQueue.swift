@@ -19,10 +19,12 @@ struct IndexedHeapKillQueue: KillQueue {
         return handle
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 {
         heap.priority(of: handle(app))
     }
 
+    @inline(__always)
     mutating func update(app: Int, to key: UInt64) {
         heap.update(handle(app), to: key)
     }

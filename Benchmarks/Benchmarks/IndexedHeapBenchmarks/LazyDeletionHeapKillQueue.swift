@@ -40,8 +40,10 @@ struct LazyDeletionHeapKillQueue: KillQueue {
         apps[KillKey.app(entry.key)].version == entry.version
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 { apps[app].key }
 
+    @inline(__always)
     mutating func update(app: Int, to key: UInt64) {
         apps[app].key = key
         apps[app].version &+= 1

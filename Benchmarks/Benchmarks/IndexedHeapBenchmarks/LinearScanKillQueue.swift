@@ -13,8 +13,10 @@ struct LinearScanKillQueue: KillQueue {
         top = TopKBuffer(capacity: 128)
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 { keys[app] }
 
+    @inline(__always)
     mutating func update(app: Int, to key: UInt64) { keys[app] = key }
 
     mutating func killHeaviest() -> Int {

@@ -83,8 +83,10 @@ final class TaskListScanKillQueue: KillQueue {
         task.pointee.next.pointee.previous = task.pointee.previous
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 { records[app].pointee.key }
 
+    @inline(__always)
     func update(app: Int, to key: UInt64) { records[app].pointee.key = key }
 
     func killHeaviest() -> Int {

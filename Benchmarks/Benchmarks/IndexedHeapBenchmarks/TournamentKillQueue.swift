@@ -21,10 +21,12 @@ struct TournamentKillQueue: KillQueue {
         return handle
     }
 
+    @inline(__always)
     func key(of app: Int) -> UInt64 {
         queue.priority(of: handle(app))
     }
 
+    @inline(__always)
     mutating func update(app: Int, to key: UInt64) {
         queue.update(handle(app), to: key)
     }
