@@ -15,10 +15,9 @@ import sys
 
 DISTRIBUTIONS = ["uniform", "phone", "android", "server"]
 SIZES = ["100", "1K", "10K", "100K", "1M"]
-ENGINE = "BandedHeap (engine)"
+ENGINE = "IndexedHeap (engine)"
 QUEUES = [
-    (ENGINE, "**BandedHeap** (engine)"),
-    ("IndexedHeap", "IndexedHeap"),
+    (ENGINE, "**IndexedHeap** (engine)"),
     ("IndexedTournament", "IndexedTournament"),
     ("Heap+lazy deletion", "Heap + lazy deletion"),
     ("task-list scan", "task-list scan"),

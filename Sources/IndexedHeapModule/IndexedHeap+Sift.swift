@@ -38,11 +38,11 @@ extension IndexedHeap {
 
     /// The sift-up loop on raw buffers.
     @inlinable
-    internal static func _siftUp<Slot: _HeapPositionSlot>(
+    internal static func _siftUp(
         _ node: _Node,
         from position: Int,
         nodes: UnsafeMutableBufferPointer<_Node>,
-        slots: UnsafeMutableBufferPointer<Slot>
+        slots: UnsafeMutableBufferPointer<_Slot>
     ) {
         assert(position < nodes.count)
         var hole = position
@@ -117,11 +117,11 @@ extension IndexedHeap {
 
     /// The sift-down loop on raw buffers (shared by updates, removals and heap construction).
     @inlinable
-    internal static func _siftDown<Slot: _HeapPositionSlot>(
+    internal static func _siftDown(
         _ node: _Node,
         from position: Int,
         nodes: UnsafeMutableBufferPointer<_Node>,
-        slots: UnsafeMutableBufferPointer<Slot>
+        slots: UnsafeMutableBufferPointer<_Slot>
     ) {
         let count = nodes.count
         assert(position < count)
@@ -170,12 +170,3 @@ extension IndexedHeap {
         }
     }
 }
-
-/// A position-table entry the sifts keep up to date: ``IndexedHeap``'s and ``BandedHeap``'s.
-@usableFromInline
-internal protocol _HeapPositionSlot {
-    /// The element's position in its node array.
-    var position: UInt32 { get set }
-}
-
-extension IndexedHeap._Slot: _HeapPositionSlot {}

@@ -23,35 +23,24 @@ extension IndexedHeap {
         let wanted = Swift.min(k, _nodes.count)
         guard wanted > 0 else { return }
         try _nodes.withUnsafeBufferPointer { nodes in
-            try Self._forEachTop(wanted, of: nodes) { node in try body(_handle(forSlot: node.slot), node.priority) }
-        }
-    }
-
-    /// Calls `body` with the `wanted` (at least 1, at most `nodes.count`) highest nodes of the
-    /// heap-ordered `nodes`, highest first: the walk of ``forEachTop(_:_:)``, which ``BandedHeap``
-    /// also runs on its heap bands.
-    @inlinable
-    internal static func _forEachTop(
-        _ wanted: Int,
-        of nodes: UnsafeBufferPointer<_Node>,
-        _ body: (_Node) throws -> Void
-    ) rethrows {
-        // Each report removes one candidate and adds at most two.
-        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted &+ 1) { storage in
-            var frontier = _Frontier(storage: storage.baseAddress!, nodes: nodes.baseAddress!)
-            frontier.push(0)
-            var reported = 0
-            while true {
-                let position = frontier.pop()
-                try body(nodes[position])
-                reported &+= 1
-                guard reported < wanted else { break }
-                let first = _firstChild(of: position)
-                if first < nodes.count {
-                    frontier.push(_highestChild(first: first, nodes: nodes))
-                }
-                if position > 0, let sibling = _nextSibling(of: position, nodes: nodes) {
-                    frontier.push(sibling)
+            // Each report removes one candidate and adds at most two.
+            try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: wanted &+ 1) { storage in
+                var frontier = _Frontier(storage: storage.baseAddress!, nodes: nodes.baseAddress!)
+                frontier.push(0)
+                var reported = 0
+                while true {
+                    let position = frontier.pop()
+                    let node = nodes[position]
+                    try body(_handle(forSlot: node.slot), node.priority)
+                    reported &+= 1
+                    guard reported < wanted else { break }
+                    let first = Self._firstChild(of: position)
+                    if first < nodes.count {
+                        frontier.push(Self._highestChild(first: first, nodes: nodes))
+                    }
+                    if position > 0, let sibling = Self._nextSibling(of: position, nodes: nodes) {
+                        frontier.push(sibling)
+                    }
                 }
             }
         }

@@ -174,17 +174,17 @@ extension PressureEngine {
             oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
         apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[index].id)) : 0
-        let (bands, limit) = classification(of: index)
-        apps[index].bands = bands
-        if limit != nil || apps[index].flags.contains(.hasLimit) {
+        let classified = classification(of: index)
+        apps[index].bands = classified.bands
+        if classified.hasLimit || apps[index].flags.contains(.hasLimit) {
             withExtras(index) { extras in
-                extras.limitActive = limit?.active?.value ?? 0
-                extras.limitInactive = limit?.inactive?.value ?? 0
-                extras.limitIsFatal = limit?.fatal ?? false
+                extras.limitActive = classified.limitActive
+                extras.limitInactive = classified.limitInactive
+                extras.limitIsFatal = classified.limitIsFatal
             }
         }
         apps[index].flags.remove(.isOverLimit)
-        if limit != nil { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }
+        if classified.hasLimit { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
@@ -498,21 +498,42 @@ extension PressureEngine {
         }
     }
 
+    /// An app's bands in every state and the memory limit that applies to it, in plain values:
+    /// copying one retains nothing (a tuple holding the policy's ``AppLimit``, with its array of
+    /// matches, cost a retain, a release and runtime type metadata per app of a snapshot's load).
+    struct Classification {
+        var bands = BandTable()
+        /// Whether a limit applies; then its active and inactive bytes (0: none) and whether it is fatal.
+        var hasLimit = false
+        var limitActive: Int64 = 0
+        var limitInactive: Int64 = 0
+        var limitIsFatal = false
+
+        init(bands: BandTable, limit: AppLimit?) {
+            self.bands = bands
+            hasLimit = limit != nil
+            limitActive = limit?.active?.value ?? 0
+            limitInactive = limit?.inactive?.value ?? 0
+            limitIsFatal = limit?.fatal ?? false
+        }
+
+        init() {}
+    }
+
     /// One slot of ``classificationSlots``.
     struct ClassificationSlot {
         var key = UInt64.max
-        var value: (BandTable, AppLimit?)? = nil
+        var value = Classification()
     }
 
     /// The bands of app `index` in every state and the limit that applies to it. Apps that only
     /// differ by id share one classification when the policy never matches names, so a snapshot
     /// of thousands of apps is classified in a handful of policy walks.
-    func classification(of index: Int) -> (BandTable, AppLimit?) {
-        let classify = { () -> (BandTable, AppLimit?) in
-            (
-                self.matcher.bandTable { self.subject(of: index, in: $0) },
-                self.matcher.limit(for: self.subject(of: index, in: .active))
-            )
+    func classification(of index: Int) -> Classification {
+        let classify = {
+            Classification(
+                bands: self.matcher.bandTable { self.subject(of: index, in: $0) },
+                limit: self.matcher.limit(for: self.subject(of: index, in: .active)))
         }
         guard !matcher.matchesNames else { return classify() }
         let key = ClassificationKey(
@@ -520,8 +541,8 @@ extension PressureEngine {
             priority: apps[index].priority)
         let packed = key.packed
         let slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        if classificationSlots[slot].key == packed, let known = classificationSlots[slot].value { return known }
-        let computed: (BandTable, AppLimit?)
+        if classificationSlots[slot].key == packed { return classificationSlots[slot].value }
+        let computed: Classification
         if let known = classifications[key] {
             computed = known
         } else {

@@ -33,8 +33,9 @@ extension PressureEngine {
     /// own insertion, in age order, and the apps are always ordered by age — the load before the
     /// bulk one, kept so tests can hold the two to the same result.
     package convenience init(snapshot: Snapshot, policy: Policy, bulkLoad: Bool) throws(EngineError) {
-        try self.init(device: snapshot.device, policy: policy)
-        reserveCapacity(apps: snapshot.apps.count)
+        try self.init(
+            loadingSnapshotOf: snapshot.device, policy: policy, unattributed: snapshot.unattributed,
+            expectedApps: snapshot.apps.count)
         // Apps with view caches keep them in `extras`: room for them all at once, rather than a
         // dictionary that doubles (and rehashes) its way up. Swap and page tables are per-slot
         // arrays, made once for every app when any has them.
@@ -44,11 +45,41 @@ extension PressureEngine {
             swapBytesBySlot = Array(repeating: 0, count: snapshot.apps.count)
             pageTableBytesBySlot = Array(repeating: 0, count: snapshot.apps.count)
         }
-        accountant.setUnattributed(snapshot.unattributed)
-        // Each app enters the kill queue once, below, when its band entry is known.
         for app in snapshot.apps {
-            try add(app, queueing: false)
+            try addSnapshotApp(app)
         }
+        finishSnapshotLoad(bulkLoad: bulkLoad)
+    }
+
+    /// An engine that takes a snapshot's apps one at a time, as a decoder reads them
+    /// (``addSnapshotApp(_:)``), then is made ready by ``finishSnapshotLoad(bulkLoad:)``: the
+    /// engine ``init(snapshot:policy:)`` makes, with no ``Snapshot`` held in between.
+    ///
+    /// - Parameter expectedApps: room to reserve (a guess is fine).
+    /// - Throws: ``EngineError`` if the policy's patterns do not compile.
+    /// - Complexity: O(`expectedApps`)
+    package convenience init(
+        loadingSnapshotOf device: Device, policy: Policy, unattributed: Bytes = .zero, expectedApps: Int
+    ) throws(EngineError) {
+        try self.init(device: device, policy: policy)
+        reserveCapacity(apps: expectedApps)
+        accountant.setUnattributed(unattributed)
+    }
+
+    /// Adds the next app of a snapshot being loaded; it enters the kill queue in
+    /// ``finishSnapshotLoad(bulkLoad:)``.
+    ///
+    /// - Throws: what ``add(_:)`` throws; the engine is then not to be used.
+    /// - Complexity: O(1) amortized
+    package func addSnapshotApp(_ app: ResidentApp) throws(EngineError) {
+        try add(app, queueing: false)
+    }
+
+    /// Ends a snapshot's load: gives every app its band entry and fills the kill queue.
+    ///
+    /// - Complexity: O(n) for policies that never read band entries, else O(n) plus the sort of
+    ///   each run of apps last frontmost at the same moment.
+    package func finishSnapshotLoad(bulkLoad: Bool = true) {
         // A snapshot has no history: an app is taken to have entered its band when it was last
         // frontmost, so first-in-first-out bands start with the app left longest ago; apps left
         // at the same moment entered in the order of their ids. (Sorted by time alone first, then
@@ -60,11 +91,15 @@ extension PressureEngine {
         let readsEntries = bandInfo.contains {
             $0.order == .firstInFirstOut || $0.ties == .newestInBand || $0.ties == .oldestInBand
         }
+        defer {
+            bandSequence = UInt64(apps.count)
+            // The device's free swap counts the apps' own swap entries: what they do not hold is
+            // used outside them.
+            if let swapFree = device.swapFree { setSwapFree(swapFree) }
+        }
         guard readsEntries || !bulkLoad else {
             for index in apps.indices { apps[index].bandEntry = UInt64(index + 1) }
             fillKillQueue(apps.indices)
-            bandSequence = UInt64(apps.count)
-            if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
             return
         }
         // A radix sort on the times' order-preserving keys: a snapshot of a million apps spent
@@ -88,10 +123,6 @@ extension PressureEngine {
         } else {
             for entry in byAge { syncKillQueue(Int(entry.index)) }
         }
-        bandSequence = UInt64(apps.count)
-        // The device's free swap counts the apps' own swap entries: what they do not hold is
-        // used outside them.
-        if let swapFree = snapshot.device.swapFree { setSwapFree(swapFree) }
     }
 }
 

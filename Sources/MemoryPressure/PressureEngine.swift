@@ -124,7 +124,7 @@ public final class PressureEngine {
     /// What key computations read of each band.
     let bandInfo: [BandInfo]
     /// Classifications already computed, when the policy does not match names.
-    var classifications: [ClassificationKey: (BandTable, AppLimit?)] = [:]
+    var classifications: [ClassificationKey: Classification] = [:]
     /// A direct-mapped cache in front of ``classifications``, by the packed key: loading a
     /// snapshot classifies every app, and an integer hash is cheaper than hashing the key.
     var classificationSlots = [ClassificationSlot](repeating: ClassificationSlot(), count: 64)

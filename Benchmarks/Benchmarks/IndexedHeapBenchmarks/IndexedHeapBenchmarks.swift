@@ -64,8 +64,7 @@ let benchmarks: @Sendable () -> Void = {
                     state.tearDown()
                 }
             }
-            mixed("BandedHeap (engine)", BandedHeapKillQueue.self)
-            mixed("IndexedHeap", IndexedHeapKillQueue.self)
+            mixed("IndexedHeap (engine)", IndexedHeapKillQueue.self)
             mixed("IndexedTournament", TournamentKillQueue.self)
             mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
             mixed("task-list scan", TaskListScanKillQueue.self, slow: true)

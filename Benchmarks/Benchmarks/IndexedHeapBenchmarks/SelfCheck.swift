@@ -1,8 +1,8 @@
 import IndexedHeapModule
 
-/// Runs the same seeded operation streams on all eight kill queues, for every distribution, and
+/// Runs the same seeded operation streams on all seven kill queues, for every distribution, and
 /// traps unless they pick the same victims in the same order and give the same top-10 reports;
-/// also checks the heaps' and the tournament's invariants afterwards. Run at startup, before any
+/// also checks the heap's and the tournament's invariants afterwards. Run at startup, before any
 /// figure is measured (each benchmark runs in its own process, so this is kept to a few
 /// milliseconds).
 func selfCheckKillQueues() {
@@ -18,7 +18,6 @@ func selfCheckKillQueues() {
         // fatalError rather than precondition: its message survives -O.
         if heap.victims.isEmpty { fatalError("self-check: no victim at all for \(apps) apps") }
         let others = [
-            ("BandedHeap", victims(BandedHeapKillQueue.self, workload)),
             ("IndexedTournament", victims(TournamentKillQueue.self, workload)),
             ("Heap with lazy deletion", victims(LazyDeletionHeapKillQueue.self, workload)),
             ("task-list scan", victims(TaskListScanKillQueue.self, workload)),
@@ -35,16 +34,13 @@ func selfCheckKillQueues() {
         }
         var heapQueue = IndexedHeapKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var tournament = TournamentKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
-        var banded = BandedHeapKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var checksum: UInt64 = 0
         workload.operations.withUnsafeBufferPointer {
             _ = heapQueue.run($0, from: 0, count: $0.count, checksum: &checksum)
             _ = tournament.run($0, from: 0, count: $0.count, checksum: &checksum)
-            _ = banded.run($0, from: 0, count: $0.count, checksum: &checksum)
         }
         if let violation = heapQueue.heap._invariantViolation() { fatalError("self-check: \(violation)") }
         if let violation = tournament.queue._invariantViolation() { fatalError("self-check: \(violation)") }
-        if let violation = banded.queue._invariantViolation() { fatalError("self-check: \(violation)") }
     }
 }
 

@@ -60,7 +60,12 @@ public struct AndroidMeminfoReport: Sendable, Hashable {
     ///
     /// - Complexity: O(length of `line`)
     public static func startsReport<S: StringProtocol>(_ line: S) -> Bool {
-        line.contains("Total PSS by OOM adjustment:") || line.contains("Total RSS by OOM adjustment:")
+        startsReport(Array(line.utf8))
+    }
+
+    /// ``startsReport(_:)`` on the UTF-8 bytes of a line.
+    static func startsReport(_ line: [UInt8]) -> Bool {
+        UTF8Search.contains(line, "Total PSS by OOM adjustment:") || UTF8Search.contains(line, "Total RSS by OOM adjustment:")
     }
 
     /// The report in `text`: its `Total RSS by OOM adjustment` section (or the PSS one when there

@@ -13,9 +13,14 @@ public enum JetsamEventReportParser {
     ///
     /// - Complexity: O(length of `line`)
     public static func startsReport<S: StringProtocol>(_ line: S) -> Bool {
-        let compact = line.filter { $0 != " " && $0 != "\t" }
-        return compact.contains("\"bug_type\":\"298\"") || compact.contains("\"bug_type\":298")
-            || compact.contains("\"memoryStatus\":")
+        startsReport(Array(line.utf8))
+    }
+
+    /// ``startsReport(_:)`` on the UTF-8 bytes of a line.
+    static func startsReport(_ line: [UInt8]) -> Bool {
+        let compact = line.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        return UTF8Search.contains(compact, "\"bug_type\":\"298\"") || UTF8Search.contains(compact, "\"bug_type\":298")
+            || UTF8Search.contains(compact, "\"memoryStatus\":")
     }
 
     /// The report `text` holds; `file` names it in errors.

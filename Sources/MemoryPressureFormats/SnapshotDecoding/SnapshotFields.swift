@@ -28,14 +28,24 @@ enum SnapshotAppKey: Int {
     ///
     /// - Complexity: O(length of `bytes`)
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> SnapshotAppKey? {
-        // Sorted by how often a key is written: the four keys of a minimal app first.
-        for key in [
-            SnapshotAppKey.id, .state, .footprint, .lastActive, .purgeable, .oomScoreAdj, .swap, .pageTables,
-            .viewCaches, .backgroundModes, .priority,
-        ] where SnapshotKeyText.equal(bytes, key.text) {
-            return key
+        // The length and the first letter leave one candidate, then compared in full.
+        guard let first = bytes.first else { return nil }
+        let candidate: SnapshotAppKey
+        switch (bytes.count, first) {
+        case (2, UInt8(ascii: "i")): candidate = .id
+        case (5, UInt8(ascii: "s")): candidate = .state
+        case (9, UInt8(ascii: "f")): candidate = .footprint
+        case (10, UInt8(ascii: "v")): candidate = .viewCaches
+        case (9, UInt8(ascii: "p")): candidate = .purgeable
+        case (10, UInt8(ascii: "l")): candidate = .lastActive
+        case (15, UInt8(ascii: "b")): candidate = .backgroundModes
+        case (11, UInt8(ascii: "o")): candidate = .oomScoreAdj
+        case (4, UInt8(ascii: "s")): candidate = .swap
+        case (10, UInt8(ascii: "p")): candidate = .pageTables
+        case (8, UInt8(ascii: "p")): candidate = .priority
+        default: return nil
         }
-        return nil
+        return SnapshotKeyText.equal(bytes, candidate.text) ? candidate : nil
     }
 
     var text: StaticString {
@@ -256,10 +266,17 @@ struct SnapshotDeviceFields {
 /// Unique ids are checked by sorting the ids' hashes (``RadixSort``) and comparing the ids only
 /// where two hashes are equal: 8 bytes an app, against a set's table of the ids that, for a
 /// million apps, held more memory than the apps themselves.
-struct SnapshotAppList {
+struct SnapshotAppList: SnapshotSink {
     private(set) var apps: [ResidentApp] = []
     private var hashes: [UInt64] = []
     private var hasForeground = false
+    /// The device, once read.
+    private(set) var device: Device?
+
+    mutating func take(_ device: Device) -> Bool {
+        self.device = device
+        return true
+    }
 
     /// Room for about `count` apps.
     mutating func reserve(_ count: Int) {

@@ -11,55 +11,74 @@ import MemoryPressure
 struct SnapshotJSONDecoder {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position: Int
+    /// Told every ``releaseInterval`` bytes where the decoder no longer reads before.
+    private let release: (Int) -> Void
+    private var released = 0
+
+    /// How far the decoder goes between two calls of `release`.
+    private static var releaseInterval: Int { 4 << 20 }
 
     /// The snapshot in `bytes` from `start` (the opening `{`), or `nil` if the strict reader must judge.
     ///
     /// - Complexity: O(`bytes.count`)
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Snapshot? {
-        var decoder = SnapshotJSONDecoder(bytes: bytes, position: start)
-        return decoder.document()
+        var list = SnapshotAppList()
+        guard decode(bytes, from: start, into: &list), let device = list.device, let apps = list.uniqueApps() else {
+            return nil
+        }
+        return Snapshot(device: device, apps: apps)
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
+    /// Decodes the document in `bytes` from `start` (the opening `{`) into `sink`; `false` if
+    /// the strict reader must judge. `release` is told, every few MiB, an offset the decoder
+    /// will not read before again.
+    ///
+    /// - Complexity: O(`bytes.count`)
+    static func decode<Sink: SnapshotSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink, release: @escaping (Int) -> Void = { _ in }
+    ) -> Bool {
+        var decoder = SnapshotJSONDecoder(bytes: bytes, position: start, release: release)
+        return decoder.document(into: &sink)
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, position: Int, release: @escaping (Int) -> Void) {
         self.bytes = bytes
         self.position = position
+        self.release = release
     }
 
     // MARK: the schema
 
-    private mutating func document() -> Snapshot? {
-        guard take(UInt8(ascii: "{")) else { return nil }
-        var device: Device?
-        var list = SnapshotAppList()
+    private mutating func document<Sink: SnapshotSink>(into sink: inout Sink) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        var seenDevice = false
         var seenApps = false
         var first = true
         while true {
             skipWhitespace()
             if first, take(UInt8(ascii: "}")) { break }
             first = false
-            guard let key = key() else { return nil }
+            guard let key = key() else { return false }
             if SnapshotKeyText.equal(key, "device") {
-                guard device == nil, let parsed = deviceObject() else { return nil }
-                device = parsed
+                guard !seenDevice, let parsed = deviceObject(), sink.take(parsed) else { return false }
+                seenDevice = true
             } else if SnapshotKeyText.equal(key, "apps") {
-                guard !seenApps else { return nil }
+                guard !seenApps else { return false }
                 seenApps = true
                 skipWhitespace()
                 if !takeNull() {
-                    // About 60 bytes an app at the least: a guess that saves the regrowth copies.
-                    list.reserve(Swift.min((bytes.count - position) / 60, PressureEngine.maximumApps))
-                    guard appArray(into: &list) else { return nil }
+                    // A first guess (about 60 bytes an app at the least), made exact after 64 apps.
+                    sink.reserve(Swift.min((bytes.count - position) / 60, 4096))
+                    guard appArray(into: &sink) else { return false }
                 }
             } else {
-                return nil
+                return false
             }
-            guard endOfMember(UInt8(ascii: "}")) else { return nil }
+            guard endOfMember(UInt8(ascii: "}")) else { return false }
             if bytes[position - 1] == UInt8(ascii: "}") { break }
         }
         skipWhitespace()
-        guard position == bytes.count, let device else { return nil }
-        guard let apps = list.uniqueApps() else { return nil }
-        return Snapshot(device: device, apps: apps)
+        return position == bytes.count && seenDevice
     }
 
     private mutating func deviceObject() -> Device? {
@@ -78,14 +97,28 @@ struct SnapshotJSONDecoder {
         return fields.device()
     }
 
-    private mutating func appArray(into list: inout SnapshotAppList) -> Bool {
+    private mutating func appArray<Sink: SnapshotSink>(into sink: inout Sink) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
         skipWhitespace()
         if take(UInt8(ascii: "]")) { return true }
+        let start = position
+        var count = 0
         while true {
             skipWhitespace()
-            guard let fields = appObject(), list.add(fields), endOfMember(UInt8(ascii: "]")) else { return false }
+            guard let fields = appObject(), sink.add(fields), endOfMember(UInt8(ascii: "]")) else { return false }
             if bytes[position - 1] == UInt8(ascii: "]") { return true }
+            count += 1
+            if count == 64 {
+                // Room for the apps still to come at the rate of the first 64, and 1/32 more:
+                // neither a regrowth copy nor a table sized for twice the apps.
+                let left = (bytes.count - position) / Swift.max((position - start) / count, 1)
+                sink.reserve(Swift.min(count + left + left / 32, PressureEngine.maximumApps))
+            }
+            if position - released >= Self.releaseInterval {
+                // A page's worth behind: the decoder looks back one byte at most.
+                released = position - 4096
+                release(released)
+            }
         }
     }
 
@@ -193,7 +226,10 @@ struct SnapshotJSONDecoder {
         switch bytes[position] {
         case UInt8(ascii: "\""):
             guard let range = stringBytes() else { return nil }
-            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+            let text = UnsafeBufferPointer(rebasing: bytes[range])
+            if text.allSatisfy({ $0 < 0x80 }) { return .string(String(decoding: text, as: UTF8.self)) }
+            // Validated, not repaired: bytes that are not UTF-8 are the strict reader's to report.
+            return String(validating: text, as: UTF8.self).map { .string($0) }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return number().map { .number($0) }
         case UInt8(ascii: "n"):

@@ -109,16 +109,20 @@ struct KillOrderCommand: ParsableCommand {
             }
             let policy = try policy.resolve()
             let machine = live ? try Self.liveMachine() : nil
-            let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: file!, name: InputFile.displayName(snapshot ?? "-"))
             let engine: PressureEngine
-            do throws(EngineError) {
-                engine = try PressureEngine(snapshot: parsed, policy: policy)
-            } catch {
-                let source = live ? "/proc" : InputFile.displayName(snapshot ?? "-")
-                throw CLIError.malformed("\(source): \(Self.path(of: error, in: parsed))\(error)")
+            if let file, let streamed = Self.streamedEngine(file, policy: policy) {
+                engine = streamed
+            } else {
+                let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: file!, name: InputFile.displayName(snapshot ?? "-"))
+                do throws(EngineError) {
+                    engine = try PressureEngine(snapshot: parsed, policy: policy)
+                } catch {
+                    let source = live ? "/proc" : InputFile.displayName(snapshot ?? "-")
+                    throw CLIError.malformed("\(source): \(Self.path(of: error, in: parsed))\(error)")
+                }
             }
             var report = KillOrderReport(
-                policy: policy.name, device: parsed.device, free: engine.free, level: engine.levelForFreeMemory,
+                policy: policy.name, device: engine.device, free: engine.free, level: engine.levelForFreeMemory,
                 order: engine.killOrder(limit: limit ?? Int.max), protected: engine.protectedApps(), explain: explain)
             if let machine { Self.describeLive(machine, into: &report) }
             switch format {
@@ -253,6 +257,16 @@ struct KillOrderCommand: ParsableCommand {
         default: return ""
         }
         return snapshot.apps.firstIndex { $0.id == app }.map { "apps[\($0)]: " } ?? ""
+    }
+
+    /// The engine for the JSON snapshot in `file`, built in one pass from its bytes as they are
+    /// read and freed (no ``Snapshot`` and no copy of the whole text held beside the engine), or
+    /// `nil` when that pass cannot judge the file: then ``snapshot(from:name:)`` reads it, and its
+    /// errors name the place.
+    static func streamedEngine(_ file: InputFile.Rereadable, policy: Policy) -> PressureEngine? {
+        InputFile.withReleasableBytes(file) { bytes, release in
+            PressureEngine.streamingSnapshot(bytes, policy: policy, release: release)
+        } ?? nil
     }
 
     /// The snapshot in `file`, named `name` in errors.

@@ -75,15 +75,8 @@ enum InputFile {
     private static func readDirectly(_ file: Rereadable, size: Int) -> String? {
         var complete = true
         let text = String(unsafeUninitializedCapacity: size) { buffer in
-            var offset = 0
-            while offset < size {
-                let count = pread(file.descriptor, buffer.baseAddress! + offset, size - offset, off_t(offset))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                offset += count
-            }
-            complete = offset == size
-            return offset
+            complete = readWhole(file, into: UnsafeMutableRawPointer(buffer.baseAddress!), size: size)
+            return complete ? size : 0
         }
         guard complete, text.utf8.count == size else { return nil }
         // EF BF BD is U+FFFD: the repair mark, or a real one; either way the checking path decides.
@@ -100,11 +93,55 @@ enum InputFile {
             }
             return false
         }
-        if marked { return nil }
-        // A file that grew while being read is read again whole.
+        return marked ? nil : text
+    }
+
+    /// Reads the `size` bytes of `file` into `buffer`; `false` if they are not all there, or the
+    /// file has grown past them (it is then read again whole by the checking path).
+    private static func readWhole(_ file: Rereadable, into buffer: UnsafeMutableRawPointer, size: Int) -> Bool {
+        var offset = 0
+        while offset < size {
+            let count = pread(file.descriptor, buffer + offset, size - offset, off_t(offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
         var probe: UInt8 = 0
-        guard pread(file.descriptor, &probe, 1, off_t(size)) == 0 else { return nil }
-        return text
+        return pread(file.descriptor, &probe, 1, off_t(size)) == 0
+    }
+
+    /// Calls `body` with the bytes of the regular file `file`, read into memory that `body` gives
+    /// back as it goes: `release(offset)` frees the pages before `offset`, which `body` must not
+    /// read again. So building something large from a large file (`kill-order` of a million apps)
+    /// never holds the whole file and the whole result at once. The bytes are not checked:
+    /// `body` must refuse what is not UTF-8. `nil`, and `body` is not called, when `file` is not
+    /// a regular file of known size within ``maximumSize`` or cannot be read whole.
+    ///
+    /// - Complexity: O(size of the file)
+    static func withReleasableBytes<R>(
+        _ file: Rereadable, _ body: (UnsafeBufferPointer<UInt8>, _ release: @escaping (Int) -> Void) throws -> R
+    ) rethrows -> R? {
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+            Int(info.st_size) <= maximumSize
+        else { return nil }
+        let size = Int(info.st_size)
+        // Anonymous pages, not a mapping of the file: a file truncated while it is read cannot
+        // make a later access fault (SIGBUS), and madvise(MADV_DONTNEED) really frees them.
+        guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            base != MAP_FAILED
+        else { return nil }
+        defer { munmap(base, size) }
+        guard readWhole(file, into: base, size: size) else { return nil }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var released = 0
+        let release: (Int) -> Void = { offset in
+            let end = Swift.min(offset, size) / page * page
+            guard end > released else { return }
+            madvise(base + released, end - released, MADV_DONTNEED)
+            released = end
+        }
+        return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size), release)
     }
 
     /// Everything `next` reads (into a buffer, at a byte offset; 0 at the end, −1 with `errno`
