@@ -3,11 +3,24 @@ import MemoryPressure
 import MemoryPressureFormats
 
 /// libFuzzer entry point: any bytes are either a snapshot or an ``InputError``; a snapshot that
-/// parses is loaded under every shipped policy and ranked, and the books must balance.
+/// parses is loaded under every shipped policy and ranked, and the books must balance. The engine
+/// `kill-order` streams from the raw bytes must be that snapshot's engine, or not be made at all.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
-    guard let snapshot = try? Snapshot(text: text, file: "fuzz.yaml") else { return 0 }
+    let jetsam = try! Policy.shipped("jetsam")
+    let streamed = data.flatMap { PressureEngine.streamingSnapshot(UnsafeBufferPointer(start: $0, count: size), policy: jetsam) }
+    guard let snapshot = try? Snapshot(text: text, file: "fuzz.yaml") else {
+        if streamed != nil { fatalError("streamed an engine from a document the parsed road refuses") }
+        return 0
+    }
+    if let streamed {
+        guard let parsed = try? PressureEngine(snapshot: snapshot, policy: jetsam) else {
+            fatalError("streamed an engine the parsed road refuses to build")
+        }
+        let order = { (engine: PressureEngine) in engine.killOrder(limit: .max).map { "\($0.app.rawValue) \($0.footprint.value)" } }
+        if order(streamed) != order(parsed) || streamed.free != parsed.free { fatalError("the streamed engine differs") }
+    }
     for name in Policy.shippedNames {
         guard let policy = try? Policy.shipped(name),
             let engine = try? PressureEngine(snapshot: snapshot, policy: policy)

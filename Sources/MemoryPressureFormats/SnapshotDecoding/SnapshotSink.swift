@@ -60,7 +60,7 @@ extension PressureEngine {
     /// - Parameter release: called now and then with an offset the decoder will not read
     ///   before again, so that a caller holding the bytes can give that memory back.
     /// - Complexity: O(length of `bytes`) plus the engine's load.
-    package static func streamingSnapshot(
+    public static func streamingSnapshot(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: Policy, release: @escaping (Int) -> Void = { _ in }
     ) -> PressureEngine? {
         var start = 0
