@@ -547,9 +547,17 @@ extension PressureEngine {
             computed = known
         } else {
             computed = classify()
-            classifications[key] = computed
+            // Swapped out, changed and swapped back, as the per-slot swap tables are (see
+            // setSwapAndPageTables): so no access to the caches is a dynamic exclusivity check.
+            var known: [ClassificationKey: Classification] = [:]
+            Swift.swap(&known, &classifications)
+            known[key] = computed
+            Swift.swap(&known, &classifications)
         }
-        classificationSlots[slot] = ClassificationSlot(key: packed, value: computed)
+        var slots: [ClassificationSlot] = []
+        Swift.swap(&slots, &classificationSlots)
+        slots[slot] = ClassificationSlot(key: packed, value: computed)
+        Swift.swap(&slots, &classificationSlots)
         return computed
     }
 
