@@ -26,6 +26,8 @@ extension AppID {
         if text.utf8.count > maximumLength {
             return "expected an app id of at most \(maximumLength) bytes, found \(text.utf8.count) bytes"
         }
+        // Printable ASCII (the usual id) in one pass over the bytes; anything else scalar by scalar.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
         if let bad = text.unicodeScalars.first(where: { !isPrintable($0) }) {
             return "expected an app id of printable characters, found the control character "
                 + Self.codePoint(bad) + " in \"\(AppID(text).escaped)\""
