@@ -1,9 +1,9 @@
 // The sift algorithms of the 8-ary heap, on raw buffers.
 //
 // Eight children, not four or two: on the mixed kill-queue workload (95 % small key changes, most of
-// them at leaves, where only the children are read), 8-ary was 10-20 % faster than 4-ary at 1K to
+// them at leaves, which have no children to compare), 8-ary was 10-20 % faster than 4-ary at 1K to
 // 100K elements and as fast at 1M, with pops no slower; 16-ary made pops a third slower
-// (Benchmarks/README.md, "Heap arity").
+// (Benchmarks/README.md, "IndexedHeap speed-up on the mixed workload").
 //
 // Both sifts move a "hole" rather than swapping: each step copies one node and writes one
 // position-table entry, and the moving node is written once, at its final place.
