@@ -18,7 +18,15 @@ extension PressureEngine {
     @inline(__always)
     func checkGrowth(of index: Int, by delta: Int64) throws(EngineError) {
         guard delta > 0 else { return }
-        try checkGrowth(id: apps[index].id, from: apps[index].footprint, by: delta)
+        // The common case in two comparisons, without copying the id to a call that only uses
+        // it to word an error (this is every footprint change's path).
+        let footprint = apps[index].footprint
+        if delta <= Self.maximumFootprint.value &- footprint,
+            delta <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value
+        {
+            return
+        }
+        try checkGrowth(id: apps[index].id, from: footprint, by: delta)
     }
 
     /// Throws unless an app of `footprint` bytes may grow by `delta` bytes within both limits.
