@@ -27,10 +27,7 @@ extension Snapshot {
     package static func streamed(_ text: String) -> Snapshot? {
         var text = text
         return text.withUTF8 { (bytes) -> Snapshot? in
-            var start = 0
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-            var first = start
-            while first < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
+            let (start, first) = documentStart(bytes)
             guard first < bytes.count else { return nil }
             // The strict reader looks past every kind of white space for the `{`; a document
             // starting with anything but ASCII is left to it.
@@ -40,6 +37,17 @@ extension Snapshot {
             default: return nil
             }
         }
+    }
+
+    /// Where the document in `bytes` starts: after a UTF-8 byte order mark (`text`), and at its
+    /// first byte that is not JSON white space (`first`, `bytes.count` if none).
+    ///
+    /// - Complexity: O(leading white space)
+    static func documentStart(_ bytes: UnsafeBufferPointer<UInt8>) -> (text: Int, first: Int) {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var first = text
+        while first < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
+        return (text, first)
     }
 
     /// The strict reader: a document tree (``ConfigNode``), then every field read through

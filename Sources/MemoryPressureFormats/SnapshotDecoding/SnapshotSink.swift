@@ -63,9 +63,7 @@ extension PressureEngine {
     public static func streamingSnapshot(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: Policy, release: @escaping (Int) -> Void = { _ in }
     ) -> PressureEngine? {
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let start = Snapshot.documentStart(bytes).first
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
         var sink = SnapshotEngineSink(policy: policy)
         guard SnapshotJSONDecoder.decode(bytes, from: start, into: &sink, release: release), let engine = sink.engine
