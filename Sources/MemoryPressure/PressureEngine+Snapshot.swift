@@ -343,7 +343,8 @@ extension PressureEngine {
             app.viewCaches.value > 0
             ? [ViewRecord(name: "offscreenViews", bytes: app.viewCaches.value, isLoaded: true, isOnscreen: false)]
             : []
-        guard !views.isEmpty || extras[Int32(truncatingIfNeeded: index)] != nil else { return }
+        // No lookup at all while no app has extras (the usual snapshot: a hash per app saved).
+        guard !views.isEmpty || (!extras.isEmpty && extras[Int32(truncatingIfNeeded: index)] != nil) else { return }
         withExtras(index) { $0.views = views }
     }
 }
