@@ -59,10 +59,7 @@ enum InputFile {
     /// that text holds U+FFFD — the mark the string puts on invalid UTF-8, or a real one — the
     /// file is read again by the checking path, which names the line of an invalid byte.
     static func read(_ file: Rereadable, name: String) throws -> String {
-        var info = stat()
-        if fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-            Int(info.st_size) <= maximumSize, let text = readDirectly(file, size: Int(info.st_size))
-        {
+        if let size = readableSize(of: file), let text = readDirectly(file, size: size) {
             return text.utf8.starts(with: [0xEF, 0xBB, 0xBF]) ? String(text.unicodeScalars.dropFirst()) : text
         }
         return try readAll(name: name, expectedSize: 0) { buffer, offset in
@@ -96,6 +93,16 @@ enum InputFile {
         return marked ? nil : text
     }
 
+    /// The size of `file` when it is a regular, non-empty file within ``maximumSize`` (one that
+    /// can be read whole in one go), else `nil`.
+    private static func readableSize(of file: Rereadable) -> Int? {
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+            Int(info.st_size) <= maximumSize
+        else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Reads the `size` bytes of `file` into `buffer`; `false` if they are not all there, or the
     /// file has grown past them (it is then read again whole by the checking path).
     private static func readWhole(_ file: Rereadable, into buffer: UnsafeMutableRawPointer, size: Int) -> Bool {
@@ -121,11 +128,7 @@ enum InputFile {
     static func withReleasableBytes<R>(
         _ file: Rereadable, _ body: (UnsafeBufferPointer<UInt8>, _ release: @escaping (Int) -> Void) throws -> R
     ) rethrows -> R? {
-        var info = stat()
-        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-            Int(info.st_size) <= maximumSize
-        else { return nil }
-        let size = Int(info.st_size)
+        guard let size = readableSize(of: file) else { return nil }
         // Anonymous pages, not a mapping of the file: a file truncated while it is read cannot
         // make a later access fault (SIGBUS), and madvise(MADV_DONTNEED) really frees them.
         guard let base = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
