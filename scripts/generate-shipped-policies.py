@@ -10,7 +10,10 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ROOT / "Sources" / "MemoryPressureFormats" / "Policies"
 OUTPUT = ROOT / "Sources" / "MemoryPressureFormats" / "ShippedPolicies.swift"
-ORDER = ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru", "relaunch-aware"]
+ORDER = [
+    "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "linux-oom", "earlyoom", "lru",
+    "relaunch-aware",
+]
 
 
 def literal(text: str) -> str:

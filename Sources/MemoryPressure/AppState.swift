@@ -22,6 +22,18 @@ public enum AppState: String, Sendable, CaseIterable, Codable {
     /// Whether the app is the frontmost one (active or inactive).
     @inline(__always)
     public var isForeground: Bool { self == .active || self == .inactive }
+
+    /// The state's bit in a set of states kept in one byte.
+    @inline(__always)
+    var compressionBit: UInt8 {
+        switch self {
+        case .notRunning: 1
+        case .inactive: 2
+        case .active: 4
+        case .background: 8
+        case .suspended: 16
+        }
+    }
 }
 
 /// A background mode an app declares so it keeps executing after it leaves the foreground.

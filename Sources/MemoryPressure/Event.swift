@@ -30,6 +30,13 @@ public struct Event: Sendable, Hashable {
         /// System notifications that arrived while the app was suspended, delivered on resume;
         /// `count` is how many were coalesced into this one.
         case notification(app: AppID, name: String, count: Int)
+        /// Reclaim compressed part of a suspended app's memory (``Policy/compression``): `bytes`
+        /// left its footprint and `stored` bytes were added to the compressed pool, at a cost of
+        /// `seconds` of CPU.
+        case compress(app: AppID, bytes: Bytes, stored: Bytes, seconds: Double)
+        /// An app that runs again had its compressed memory decompressed: `bytes` returned to its
+        /// footprint and `stored` bytes left the pool; it waited `seconds` for them.
+        case decompress(app: AppID, bytes: Bytes, stored: Bytes, seconds: Double)
     }
 
     /// The app-delegate callbacks (docs/DESIGN.md).

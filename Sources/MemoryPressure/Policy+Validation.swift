@@ -67,6 +67,7 @@ extension Policy {
         ] where !(value >= 0 && value.isFinite) {
             problem("relaunch.\(key)", "expected a finite number ≥ 0, found \(value)")
         }
+        for (path, message) in compression?.problems ?? [] { problem(path, message) }
         return problems
     }
 

@@ -39,6 +39,9 @@ public struct Policy: Sendable, Hashable {
     public var comparison: ThresholdComparison
     /// How bands ordered by `expectedRelaunchCost` learn and price relaunches.
     public var relaunch: RelaunchModel
+    /// Compressed memory (XNU's compressor, zram) reclaimed before kills; `nil`: none, so memory
+    /// is only warned about, purged and freed by killing.
+    public var compression: MemoryCompression?
 
     /// A policy from its parts; see each property for its meaning.
     ///
@@ -59,7 +62,8 @@ public struct Policy: Sendable, Hashable {
         oomScoreAdjByBackgroundMode: [BackgroundMode: Int] = [:],
         priorityByBackgroundMode: [BackgroundMode: Int] = [:],
         comparison: ThresholdComparison = .below,
-        relaunch: RelaunchModel = .standard
+        relaunch: RelaunchModel = .standard,
+        compression: MemoryCompression? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -77,6 +81,7 @@ public struct Policy: Sendable, Hashable {
         self.priorityByBackgroundMode = priorityByBackgroundMode
         self.comparison = comparison
         self.relaunch = relaunch
+        self.compression = compression
     }
 }
 

@@ -22,6 +22,7 @@ struct PolicyMatcher {
         for band in policy.bands { texts += band.matches.flatMap { $0.names ?? [] } }
         for protection in policy.protections { texts += protection.matches.flatMap { $0.names ?? [] } }
         for limit in policy.limits { texts += limit.matches.flatMap { $0.names ?? [] } }
+        texts += (policy.compression?.matches ?? []).flatMap { $0.names ?? [] }
         texts += policy.preferences.map(\.pattern)
         var compiled: [String: NamePattern] = [:]
         for text in texts where compiled[text] == nil {
@@ -34,7 +35,7 @@ struct PolicyMatcher {
         patterns = compiled
         let conditions =
             policy.bands.flatMap(\.matches) + policy.protections.flatMap(\.matches)
-            + policy.limits.flatMap(\.matches)
+            + policy.limits.flatMap(\.matches) + (policy.compression?.matches ?? [])
         matchesNames = conditions.contains { $0.names != nil }
     }
 
@@ -86,6 +87,17 @@ struct PolicyMatcher {
             }
         }
         return table
+    }
+
+    /// The resident states in which `subject`'s memory may be compressed (``Policy/compression``),
+    /// one bit per state (``AppState/compressionBit``); 0 without compression.
+    func compressibleStates(for subject: (AppState) -> Subject) -> UInt8 {
+        guard let compression = policy.compression else { return 0 }
+        var mask: UInt8 = 0
+        for state in AppState.allCases where state.isResident {
+            if matchesAny(compression.matches, subject(state), state: state) { mask |= state.compressionBit }
+        }
+        return mask
     }
 
     /// The first limit that applies to `subject`, if any.

@@ -185,6 +185,7 @@ extension PressureEngine {
         }
         apps[index].flags.remove(.isOverLimit)
         if classified.hasLimit { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }
+        if compression != nil { setCompressibleStates(index, classified.compressibleStates) }
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
@@ -351,6 +352,7 @@ extension PressureEngine {
         }
         checkLimit(index)
         syncKillQueue(index)
+        if compression != nil { compressionFollowsState(index) }
     }
 
     /// Delivers an app-delegate callback and logs it.
@@ -372,6 +374,7 @@ extension PressureEngine {
     /// Takes app `index` out of memory: its footprint returns to the device, its views and tasks end.
     func terminate(_ index: Int) {
         accountant.charge(-apps[index].footprint)
+        if compression != nil { dropFromPool(index) }
         apps[index].base = 0
         apps[index].viewCaches = 0
         apps[index].onscreenView = 0
@@ -508,9 +511,12 @@ extension PressureEngine {
         var limitActive: Int64 = 0
         var limitInactive: Int64 = 0
         var limitIsFatal = false
+        /// The states in which the app's memory may be compressed (``PolicyMatcher/compressibleStates(for:)``).
+        var compressibleStates: UInt8 = 0
 
-        init(bands: BandTable, limit: AppLimit?) {
+        init(bands: BandTable, limit: AppLimit?, compressibleStates: UInt8 = 0) {
             self.bands = bands
+            self.compressibleStates = compressibleStates
             hasLimit = limit != nil
             limitActive = limit?.active?.value ?? 0
             limitInactive = limit?.inactive?.value ?? 0
@@ -533,7 +539,8 @@ extension PressureEngine {
         let classify = {
             Classification(
                 bands: self.matcher.bandTable { self.subject(of: index, in: $0) },
-                limit: self.matcher.limit(for: self.subject(of: index, in: .active)))
+                limit: self.matcher.limit(for: self.subject(of: index, in: .active)),
+                compressibleStates: self.matcher.compressibleStates { self.subject(of: index, in: $0) })
         }
         guard !matcher.matchesNames else { return classify() }
         let key = ClassificationKey(

@@ -61,6 +61,10 @@ extension PressureEngine {
         guard needsPressureEvaluation else { return }
         defer { updateLevelBounds() }
         killLimitViolators()
+        if compression != nil {
+            reclaimByCompression()
+            killForCompressorSpace()
+        }
         while true {
             let target = targetLevel(free: accountant.free.value, current: level)
             guard target > level else { break }
@@ -91,6 +95,7 @@ extension PressureEngine {
         let free = accountant.free.value
         return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
             || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
+            || (compression != nil && (compressionIsDue || compressorIsShort))
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below
@@ -293,6 +298,19 @@ extension PressureEngine {
         }
     }
 
+    /// Kills while the compressed pool is past its shortage line (XNU's
+    /// `memorystatus_kill_on_VM_compressor_space_shortage()`), in kill-queue order, whatever free
+    /// memory is; the foreground app is left alive. Each reason starts with
+    /// ``MemoryCompression/shortageReason``.
+    private func killForCompressorSpace() {
+        guard compressorIsShort else { return }
+        killReasonPrefix = MemoryCompression.shortageReason
+        defer { killReasonPrefix = nil }
+        while compressorIsShort, let victim = nextVictim(), !apps[victim.index].state.isForeground {
+            kill(victim.index)
+        }
+    }
+
     /// Kills app `index`, logging the reason and the bytes freed; an executing app gets `willTerminate`.
     /// The notice is the one of the level memory is at for this kill, read again after the kills
     /// before it (earlyoom's `poll_loop()` asks `lowmem_sig()` before every kill: a SIGKILL that
@@ -303,8 +321,10 @@ extension PressureEngine {
         let notice = notice(forKilling: app.state, at: targetLevel(free: accountant.free.value, current: level))
         log(
             .kill(
-                app: app.id, state: app.state, reason: reason(forKilling: index), notice: notice,
-                freed: Bytes(app.footprint)))
+                app: app.id, state: app.state,
+                reason: killReasonPrefix.map { "\($0): \(reason(forKilling: index))" } ?? reason(forKilling: index),
+                notice: notice,
+                freed: Bytes(app.footprint &+ storedBytes(of: index))))
         if notice == .willTerminate && app.state.isExecuting { callback(index, .willTerminate) }
         terminate(index)
     }

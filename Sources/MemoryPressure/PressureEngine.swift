@@ -117,6 +117,11 @@ public final class PressureEngine {
     var swapBytesBySlot: [Int64] = []
     /// Each app's page-table bytes, by slot, stored as ``swapBytesBySlot`` is.
     var pageTableBytesBySlot: [Int64] = []
+    /// The compressed-memory books (``Policy/compression``; `nil`: the policy has none).
+    @exclusivity(unchecked)
+    var compression: CompressionBooks? = nil
+    /// Words put before the band's reason of the kills being made (a kill for compressor space).
+    var killReasonPrefix: String? = nil
     /// How far footprints are shifted right to fit the kill key's 36-bit value field.
     let valueShift: Int64
     /// The policy's bands and protections with their patterns compiled.
@@ -245,6 +250,7 @@ public final class PressureEngine {
         hasPreferences = !policy.preferences.isEmpty
         learnsUse = policy.bands.contains { $0.order == .expectedRelaunchCost }
         hasExternalBands = policy.bands.contains { $0.order == .externalScore }
+        compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
         updateLevelBounds()
     }
 

@@ -11,6 +11,9 @@ public struct ResourceAccountant: Sendable, Hashable {
     /// Memory in use outside the apps and outside the reserve, as a live source measures it
     /// (on Linux: MemTotal − MemAvailable − Σ process RSS); 0 for simulated devices.
     public private(set) var unattributed: Bytes = .zero
+    /// Memory the compressed pool takes (``Policy/compression``): the compressed size of the
+    /// resident apps' compressed memory.
+    public private(set) var compressedPool: Bytes = .zero
 
     /// Books for `device`, with no app resident.
     ///
@@ -19,10 +22,11 @@ public struct ResourceAccountant: Sendable, Hashable {
         self.device = device
     }
 
-    /// Free memory: physical − reserve − unattributed − Σ footprints (negative when overcommitted).
+    /// Free memory: physical − reserve − unattributed − Σ footprints − the compressed pool
+    /// (negative when overcommitted).
     ///
     /// - Complexity: O(1)
-    public var free: Bytes { device.usable - totalFootprint - unattributed }
+    public var free: Bytes { device.usable - totalFootprint - unattributed - compressedPool }
 
     /// Records the memory in use outside the apps (see ``unattributed``), clamped to
     /// 0...``Bytes/maximum``.
@@ -38,5 +42,12 @@ public struct ResourceAccountant: Sendable, Hashable {
     @inline(__always)
     public mutating func charge(_ delta: Int64) {
         totalFootprint.value &+= delta
+    }
+
+    /// Records that the compressed pool grew (or, negative, shrank) by `delta` bytes.
+    ///
+    /// - Complexity: O(1)
+    public mutating func chargePool(_ delta: Int64) {
+        compressedPool.value &+= delta
     }
 }

@@ -109,16 +109,57 @@ final class PolicyLoader {
             return AppLimit(
                 matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
         }
+        let compression = attempt { () throws(InputError) in
+            try document.optionalObject("compression").map { (object) throws(InputError) in try self.compression(object) }
+        }
         attempt { () throws(InputError) in try document.finish() }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
-            let preferences, let limits, let relaunch
+            let preferences, let limits, let relaunch, let compression
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
             oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
-            priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch)
+            priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch,
+            compression: compression)
+    }
+
+    /// The `compression:` section (docs/compression.md): every key required but `shortageAt`.
+    private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
+        guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
+            throw object.error("missing key \"mechanism\": expected compressor or zram")
+        }
+        guard object.optional("match") != nil else {
+            throw object.error("missing key \"match\": expected the apps whose memory may be compressed")
+        }
+        let matches = try self.matches(object)
+        let capacity = try object.amount("capacity")
+        func required(_ key: String, _ range: ClosedRange<Double>, _ unit: String) throws(InputError) -> Double {
+            guard let value = try object.optionalNumber(key, in: range, unit: unit) else {
+                let bounds = "\(ConfigObject.format(range.lowerBound)) to \(ConfigObject.format(range.upperBound))"
+                throw object.error("missing key \"\(key)\": expected a number from \(bounds) \(unit)")
+            }
+            return value
+        }
+        let ratio = try required("ratio", 1...100, "(uncompressed bytes per compressed byte)")
+        let compressible = try required("compressible", 0...1, "(a share of base memory)")
+        guard let startBelow = try scaledAmount(object, "startBelow") else {
+            throw object.error("missing key \"startBelow\": expected the free memory below which reclaim starts")
+        }
+        guard let stopAt = try scaledAmount(object, "stopAt") else {
+            throw object.error("missing key \"stopAt\": expected the free memory at which reclaim stops")
+        }
+        let compressCost = try required("compressSecondsPerMiB", 0...60, "seconds")
+        let decompressCost = try required("decompressSecondsPerMiB", 0...60, "seconds")
+        let shortageAt = try object.optionalNumber("shortageAt", in: 0.000_001...1, unit: "(a share of the capacity)")
+        try object.finish()
+        let model = MemoryCompression(
+            mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
+            startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
+            decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt)
+        if let problem = model.problems.first { throw object.error(problem.message) }
+        return model
     }
 
     /// The `relaunch:` model of the `expectedRelaunchCost` order (every key optional).

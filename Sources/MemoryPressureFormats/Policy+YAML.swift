@@ -75,6 +75,15 @@ public enum PolicyYAML {
             out += "coldFixed: \(number(model.coldFixed)), coldPerMiB: \(number(model.coldPerMiB)), "
             out += "warmFixed: \(number(model.warmFixed)) }\n"
         }
+        if let model = policy.compression {
+            out += "\ncompression:\n  mechanism: \(model.mechanism.rawValue)\n  match: \(matches(model.matches))\n"
+            out += "  capacity: \(model.capacity)\n  ratio: \(number(model.ratio))\n"
+            out += "  compressible: \(number(model.compressible))\n"
+            out += "  startBelow: \(model.startBelow)\n  stopAt: \(model.stopAt)\n"
+            out += "  compressSecondsPerMiB: \(number(model.compressSecondsPerMiB))\n"
+            out += "  decompressSecondsPerMiB: \(number(model.decompressSecondsPerMiB))\n"
+            if let shortageAt = model.shortageAt { out += "  shortageAt: \(number(shortageAt))\n" }
+        }
         return out
     }
 

@@ -183,6 +183,113 @@ limits:                          # highwater limits, fatal as for apps
     fatal: true
 
 """#,
+        "jetsam-compressor": #"""
+# jetsam-compressor — `jetsam` (XNU memorystatus, policies/jetsam.yaml: every band, threshold and
+# limit below is that policy's, with its sources) on a device with the VM compressor, as every iOS
+# device since iOS 7 has. Reclaim compresses suspended apps' anonymous memory before jetsam kills.
+#
+# Sources (XNU, apple-oss-distributions/xnu):
+# - osfmk/vm/vm_compressor.c: the compressor keeps compressed pages in RAM (c_segments); its
+#   size is bounded by c_segment_pages_compressed_limit (pages taken in, uncompressed: `capacity`).
+#   vm_compressor_low_on_space() is true once c_segment_pages_compressed passes
+#   c_segment_pages_compressed_nearing_limit, 98 % of the limit (`shortageAt: 0.98`).
+# - bsd/kern/kern_memorystatus.c, kern_memorystatus_policy.c: a compressor low on space makes the
+#   system unhealthy; memorystatus then kills the top process (lowest band first) with cause
+#   kMemorystatusKilledVMCompressorSpaceShortage ("vm-compressor-space-shortage" in a JetsamEvent
+#   report) until it is not. Here: kills in the bands' order while the pool is past 98 %, the
+#   foreground app spared; each reason starts "compressor space shortage".
+# - osfmk/vm/vm_pageout.c: the pageout daemon moves the oldest inactive anonymous pages to the
+#   compressor when free pages run short, so the least recently used apps' memory goes first.
+#
+# Assumptions (stated, not measured; docs/compression.md): the pool takes at most 50 % of memory
+# uncompressed; compression halves memory (ratio 2, the figure Apple gave for the OS X Mavericks
+# compressor); 60 % of an app's base memory is anonymous and compressible (the rest is code and
+# mapped files, which are not compressed); compressing costs 2 ms of CPU per MiB and
+# decompressing 1 ms per MiB (WKdm/LZ4-class speeds of 0.5–1 GiB/s per core). Reclaim starts at
+# memorystatus's pressure threshold (15 %) and stops at 20 % free, so compression always comes
+# before the idle band's kills (10 %) and the critical threshold (5 %). Whole apps are compressed
+# and decompressed at once; real reclaim works page by page.
+#
+# Not modelled beyond `jetsam`: the freezer (suspended apps written to storage), compressor
+# thrashing kills (kMemorystatusKilledVMCompressorThrashing), swap to storage (macOS and
+# iPadOS with M-series chips), pages decompressed lazily after a resume.
+name: jetsam-compressor
+summary: "XNU memorystatus over the VM compressor: suspended apps compressed (least recently used first) before jetsam's bands kill; a nearly full compressor kills"
+comparison: below
+
+thresholds:                      # memorystatus levels for notifications (≤ 3 GiB devices)
+  warning:  { enter: 15%, clear: 20% }   # pressure threshold
+  urgent:   { enter: 10%, clear: 15% }   # idle threshold
+  critical: { enter: 5%,  clear: 7% }    # critical threshold
+
+warn:                            # DISPATCH_MEMORYPRESSURE_WARN / _CRITICAL to running processes
+  warning: running
+  urgent: running
+  critical: running
+
+purge:                           # the VM empties purgeable memory under pressure
+  warning: [offscreenViews, purgeableCaches]
+  urgent: [offscreenViews, purgeableCaches]
+  critical: [offscreenViews, purgeableCaches, suspendedOffscreenViews]
+
+kill:                            # every band has its own start and stop; this rule is their fallback
+  startLevel: critical
+  target: 5%
+  notices: { critical: none }    # jetsam sends SIGKILL: no notice, whatever the state
+
+# The priority of an app that does not state its own, by state, and by background mode while it
+# executes in the background (audio playback: JETSAM_PRIORITY_AUDIO_AND_ACCESSORY).
+priorityByState: { suspended: 0, background: 30, inactive: 100, active: 100 }
+priorityByBackgroundMode: { audio: 120 }
+
+bands:                           # lowest priority first, one slot per priority
+  - name: idle
+    match: { priority: [0, 0] }
+    order: firstInFirstOut
+    killBelow: [{ upTo: 3GiB, amount: 10% }, { upTo: 6GiB, amount: 9% }, { amount: 8% }]
+    reason: first in the idle band (MEMORYSTATUS_KILL_IDLE below the idle threshold)
+  - name: below-foreground
+    match: { priority: [1, 99] }
+    order: firstInFirstOut
+    slotsByPriority: true
+    killBelow: [{ upTo: 3GiB, amount: 5% }, { amount: 4% }]
+    reason: first in its priority band (first in, first out)
+  - name: foreground
+    match: { priority: [100, 100] }
+    order: largestFirst
+    ties: oldestInBand
+    killBelow: [{ upTo: 3GiB, amount: 5% }, { amount: 4% }]
+    reason: largest in the foreground band
+  - name: above-foreground
+    match: { priority: [101, 210] }
+    order: firstInFirstOut
+    slotsByPriority: true
+    killBelow: [{ upTo: 3GiB, amount: 5% }, { amount: 4% }]
+    reason: first in its priority band (first in, first out)
+
+protect:
+  - match: { priority: [211, 1000000] }
+    reason: above JETSAM_PRIORITY_MAX (210), where memorystatus_kill_top_process stops
+
+limits:                          # highwater limits, fatal as for apps
+  - match: { states: [active, inactive, background, suspended] }
+    active: 650MiB
+    inactive: 450MiB
+    fatal: true
+
+compression:
+  mechanism: compressor
+  match: { states: [suspended] }   # suspended apps' pages are the oldest inactive pages
+  capacity: 50%                    # of memory, uncompressed (assumption; c_segment_pages_compressed_limit)
+  ratio: 2                         # assumption: the Mavericks compressor's "about half"
+  compressible: 0.6                # assumption: the anonymous share of base memory
+  startBelow: 15%                  # memorystatus's pressure threshold (≤ 3 GiB devices)
+  stopAt: 20%
+  compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
+  decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  shortageAt: 0.98                 # c_segment_pages_compressed_nearing_limit: 98 % of the limit
+
+"""#,
         "android-lmkd": #"""
 # android-lmkd — Android's userspace low memory killer daemon (system/memory/lmkd) in its minfree
 # mode (ro.lmk.use_minfree_levels), with the thresholds ActivityManager sends it.
@@ -309,6 +416,122 @@ bands:                           # adj slots from 1000 down; one band per minfre
 protect:
   - match: { oomScoreAdj: [-1000, -1] }
     reason: negative oom_score_adj (system and persistent processes) is never killed by lmkd
+
+"""#,
+        "android-lmkd-zram": #"""
+# android-lmkd-zram — `android-lmkd` (lmkd in its minfree mode, policies/android-lmkd.yaml: every
+# band and level below is that policy's, with its sources) on a device with zram, the compressed
+# swap device in RAM that Android devices swap to. kswapd reclaims cached apps' anonymous memory
+# into zram before lmkd's minfree levels kill.
+#
+# Sources:
+# - drivers/block/zram/zram_drv.c (Linux): a block device whose pages are compressed and kept in
+#   RAM; its size (`disksize`, set from the device fstab's `zramsize=`) bounds what it takes in,
+#   uncompressed (`capacity`). Swapped pages count as the process's swap entries, not its RSS, so
+#   lmkd's proc_get_heaviest() (RSS from /proc/<pid>/statm) sees a compressed app as smaller.
+# - mm/vmscan.c: kswapd wakes below a zone's low watermark and reclaims until the high watermark,
+#   taking the least recently used pages; with the swappiness Android sets, anonymous pages of
+#   cached (adj >= 900) processes go to zram.
+#
+# Assumptions (stated, not measured; docs/compression.md): zram takes at most 50 % of memory
+# uncompressed; LZ4 halves memory (ratio 2); 60 % of an app's base memory is anonymous and
+# compressible; compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB. Reclaim
+# starts below 200 MiB free (the onTrimMemory warning's clear point) and stops at 256 MiB, above
+# every minfree level (at most 180 MiB), so zram comes before lmkd kills. Whole apps are swapped
+# out and in at once; real reclaim works page by page, and a resumed app faults pages in lazily.
+#
+# Not modelled beyond `android-lmkd`: lmkd's PSI mode (its thrashing and swap-low kills),
+# swap_free_low_percentage, the freezer (cached apps frozen since Android 11), file-cache reclaim.
+name: android-lmkd-zram
+summary: "Android lmkd (minfree mode) over zram: cached apps swapped to compressed RAM before the minfree levels kill"
+comparison: below
+
+thresholds:                      # onTrimMemory(TRIM_MEMORY_RUNNING_*) to running apps
+  warning:  { enter: 180MiB, clear: 200MiB }   # CACHED_APP_LMK_FIRST_ADJ's level on a 700 MB+ device
+  urgent:   { enter: 108MiB, clear: 126MiB }   # PERCEPTIBLE_APP_ADJ's level
+  critical: { enter: 72MiB,  clear: 90MiB }    # FOREGROUND_APP_ADJ's level
+
+warn:
+  warning: running
+  urgent: running
+  critical: foreground
+
+purge:
+  warning: [offscreenViews, purgeableCaches]
+  urgent: [offscreenViews, purgeableCaches]
+  critical: [offscreenViews, purgeableCaches]
+
+kill:                            # every band has its own minfree level; this rule is their fallback
+  startLevel: critical
+  target: 90MiB
+  notices: { warning: none, urgent: none, critical: none }   # SIGKILL
+
+# The oom_score_adj of an app that does not state its own, by state, and by background mode
+# while it executes in the background (a foreground service: PERCEPTIBLE_APP_ADJ).
+oomScoreAdjByState: { active: 0, inactive: 100, background: 500, suspended: 900 }
+oomScoreAdjByBackgroundMode: { audio: 200, location: 200, voip: 200 }
+
+bands:                           # adj slots from 1000 down; one band per minfree level
+  - name: cached-lmk-first
+    match: { oomScoreAdj: [950, 1000] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    killBelow: { low: 49152KiB, high: 184320KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: oldest in its adj slot (minfree of CACHED_APP_LMK_FIRST_ADJ)
+  - name: cached
+    match: { oomScoreAdj: [900, 949] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    killBelow: { low: 43008KiB, high: 147456KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: oldest in its adj slot (minfree of CACHED_APP_MIN_ADJ)
+  - name: services-and-previous
+    match: { oomScoreAdj: [250, 899] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    killBelow: { low: 36864KiB, high: 129024KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: oldest in its adj slot (minfree of PERCEPTIBLE_LOW_APP_ADJ)
+  - name: perceptible-medium       # 201–249, e.g. PERCEPTIBLE_MEDIUM_APP_ADJ 225: still proc_adj_tail()
+    match: { oomScoreAdj: [201, 249] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    killBelow: { low: 24576KiB, high: 110592KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: oldest in its adj slot (above PERCEPTIBLE_APP_ADJ; minfree of PERCEPTIBLE_APP_ADJ)
+  - name: perceptible
+    match: { oomScoreAdj: [200, 200] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    killBelow: { low: 24576KiB, high: 110592KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: heaviest in its adj slot (proc_get_heaviest at or below PERCEPTIBLE_APP_ADJ)
+  - name: visible
+    match: { oomScoreAdj: [100, 199] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    killBelow: { low: 18432KiB, high: 92160KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: heaviest in its adj slot (minfree of VISIBLE_APP_ADJ)
+  - name: foreground
+    match: { oomScoreAdj: [0, 99] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    killBelow: { low: 12288KiB, high: 73728KiB, scaleFrom: 350MiB, scaleTo: 700MiB }
+    reason: heaviest in its adj slot (minfree of FOREGROUND_APP_ADJ)
+
+protect:
+  - match: { oomScoreAdj: [-1000, -1] }
+    reason: negative oom_score_adj (system and persistent processes) is never killed by lmkd
+
+compression:
+  mechanism: zram
+  match: { oomScoreAdj: [900, 1000] }   # cached apps
+  capacity: 50%                    # zram disksize, of memory, uncompressed (assumption: zramsize=50%)
+  ratio: 2                         # assumption: LZ4 on app heaps
+  compressible: 0.6                # assumption: the anonymous share of base memory
+  startBelow: 200MiB               # above every minfree level (180 MiB and below)
+  stopAt: 256MiB
+  compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
+  decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
 
 """#,
         "linux-oom": #"""

@@ -17,6 +17,9 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
     /// (both in engine bytes) differ: the mirror missed an effect of the action. A bug; the
     /// host is unusable afterwards.
     case outOfSync(app: AppID, step: String, engine: Bytes, mirrored: Bytes)
+    /// The policy compresses memory (``Policy/compression``): a host's arenas hold real bytes,
+    /// which it cannot compress.
+    case compressionNotMirrored(policy: String)
 
     /// What failed and what was expected.
     public var description: String {
@@ -33,6 +36,9 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
         case .outOfSync(let app, let step, let engine, let mirrored):
             return "\(app) after \(step): the engine counts \(engine.value) bytes but the host allocated "
                 + "\(mirrored.value) engine bytes for it; expected the same figure"
+        case .compressionNotMirrored(let policy):
+            return "policy \(policy) compresses memory, which real arenas cannot mirror; expected a policy without "
+                + "\"compression\""
         }
     }
 }

@@ -55,7 +55,8 @@ public final class RealMemoryHost {
 
     /// A host around a new engine for `device` and `policy`.
     ///
-    /// - Throws: ``RealMemoryError/invalidScale(_:)``; ``RealMemoryError/engine(_:)`` if the
+    /// - Throws: ``RealMemoryError/invalidScale(_:)``; ``RealMemoryError/compressionNotMirrored(policy:)``
+    ///   for a policy with compression; ``RealMemoryError/engine(_:)`` if the
     ///   policy's patterns do not compile; ``RealMemoryError/jemalloc(_:app:)`` if jemalloc's
     ///   page size (`arenas.page`) cannot be read.
     /// - Complexity: O(size of the policy)
@@ -63,6 +64,7 @@ public final class RealMemoryHost {
         device: Device, policy: Policy = .ios4, configuration: RealMemoryConfiguration = RealMemoryConfiguration()
     ) throws(RealMemoryError) {
         guard configuration.scale > 0, configuration.scale.isFinite else { throw .invalidScale(configuration.scale) }
+        guard policy.compression == nil else { throw .compressionNotMirrored(policy: policy.name) }
         do {
             self.engine = try PressureEngine(device: device, policy: policy)
         } catch {

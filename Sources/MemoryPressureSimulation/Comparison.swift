@@ -147,6 +147,18 @@ public struct MetricDefinition: Sendable {
         .init(name: "views reloaded", key: "viewsReloaded", better: .lower, isDeterministic: true) {
             Double($0.viewsReloaded)
         },
+        .init(name: "MiB compressed", key: "mibCompressed", better: .neither, isDeterministic: true) {
+            Double($0.bytesCompressed) / 1_048_576
+        },
+        .init(name: "CPU compressing (s)", key: "compressionSeconds", better: .lower, isDeterministic: true) {
+            $0.compressionSeconds
+        },
+        .init(name: "resumes decompressed", key: "decompressedResumes", better: .neither, isDeterministic: true) {
+            Double($0.decompressedResumes)
+        },
+        .init(name: "  their wait (s)", key: "decompressionWait", better: .lower, isDeterministic: true) {
+            $0.decompressionWait
+        },
         .init(name: "apps resident (mean)", key: "averageResidentApps", better: .higher, isDeterministic: true) {
             $0.averageResidentApps
         },

@@ -12,7 +12,7 @@ public struct Metrics: Sendable, Hashable {
     /// Every cold launch (`didFinishLaunching`), first launches of the day included.
     public var coldLaunches = 0
     /// Seconds the user waited for apps: every cold launch and warm resume, priced by the run's
-    /// ``LaunchCost``.
+    /// ``LaunchCost``, and the decompression a warm resume waited for (``decompressionWait``).
     public var launchWait = 0.0
     /// The part of ``launchWait`` spent on cold relaunches (apps the engine had killed).
     public var coldRelaunchWait = 0.0
@@ -34,6 +34,16 @@ public struct Metrics: Sendable, Hashable {
     public var secondsAtLevel: [PressureLevel: Double] = [:]
     /// Views loaded again after a purge released them (`viewDidLoad` of a view the app had before).
     public var viewsReloaded = 0
+    /// Uncompressed bytes reclaim compressed (``Policy/compression``).
+    public var bytesCompressed: Int64 = 0
+    /// Uncompressed bytes decompressed when apps ran again.
+    public var bytesDecompressed: Int64 = 0
+    /// CPU seconds spent compressing.
+    public var compressionSeconds = 0.0
+    /// Warm resumes that waited for decompression (a part of ``warmResumes``).
+    public var decompressedResumes = 0
+    /// Seconds the user waited for decompression on warm resumes (a part of ``launchWait``).
+    public var decompressionWait = 0.0
     /// The time-weighted average number of resident apps.
     public var averageResidentApps = 0.0
     /// Actions the replay skipped because the policy had killed the app they address.
@@ -165,6 +175,17 @@ public struct MetricsCollector {
             killed.insert(app)
         case .notification:
             break
+        case .compress(_, let bytes, _, let seconds):
+            metrics.bytesCompressed = Self.saturatingSum(metrics.bytesCompressed, bytes.value)
+            metrics.compressionSeconds += seconds
+        case .decompress(let app, let bytes, _, let seconds):
+            metrics.bytesDecompressed = Self.saturatingSum(metrics.bytesDecompressed, bytes.value)
+            // An app the user brings back waits for it; one that starts executing on its own does not.
+            if let launch = pendingLaunch, launch.id == app {
+                metrics.decompressedResumes += 1
+                metrics.decompressionWait += seconds
+                metrics.launchWait += seconds
+            }
         }
     }
 

@@ -492,8 +492,9 @@ struct TieAndAssumptionTests {
             "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "relaunch-aware": [.id, .id, .id],
             "linux-oom": [.lastAppeared],
             "earlyoom": [.firstAppeared],
-            "jetsam": [.id, .id, .oldestInBand, .id],
+            "jetsam": [.id, .id, .oldestInBand, .id], "jetsam-compressor": [.id, .id, .oldestInBand, .id],
             "android-lmkd": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
+            "android-lmkd-zram": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
         ]
         for name in Policy.shippedNames {
             #expect(try Policy.shipped(name).bands.map(\.effectiveTies) == expected[name], "\(name)")
@@ -505,6 +506,8 @@ struct TieAndAssumptionTests {
         let sources: [String: [String]] = [
             "ios4": ["kern_memorystatus"],
             "jetsam": ["memorystatus_kill_top_process", "memstat_proc_is_active_locked"],
+            "jetsam-compressor": ["vm_compressor_low_on_space", "kMemorystatusKilledVMCompressorSpaceShortage"],
+            "android-lmkd-zram": ["zram_drv.c", "proc_get_heaviest", "kswapd"],
             "android-lmkd": ["find_and_kill_process", "proc_get_heaviest", "updateOomLevels", "computeOomAdjLSP"],
             "linux-oom": ["oom_badness", "select_bad_process"], "earlyoom": ["lowmem_sig", "is_larger"], "lru": [],
         ]

@@ -78,10 +78,13 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test("seven policies ship, ios4 first and the default")
+    @Test("nine policies ship, ios4 first and the default")
     func names() throws {
         #expect(
-            Policy.shippedNames == ["ios4", "jetsam", "android-lmkd", "linux-oom", "earlyoom", "lru", "relaunch-aware"])
+            Policy.shippedNames == [
+                "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "linux-oom", "earlyoom",
+                "lru", "relaunch-aware",
+            ])
         #expect(Policy.ios4 == (try Policy.shipped("ios4")))
         #expect(Policy.shippedSource("nonesuch") == nil)
         #expect(throws: PolicyErrors.self) { try Policy.shipped("nonesuch") }

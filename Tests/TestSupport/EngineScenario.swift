@@ -69,6 +69,10 @@ extension Event {
             return "\(app) kill \(state.rawValue) \(notice.rawValue) \(Self.mib(freed))"
         case .notification(let app, let name, let count):
             return "\(app) notification \(name)×\(count)"
+        case .compress(let app, let bytes, let stored, _):
+            return "\(app) compress \(Self.mib(bytes)) into \(Self.mib(stored))"
+        case .decompress(let app, let bytes, let stored, _):
+            return "\(app) decompress \(Self.mib(bytes)) from \(Self.mib(stored))"
         }
     }
 

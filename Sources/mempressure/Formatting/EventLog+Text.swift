@@ -64,13 +64,16 @@ enum EventLogText {
         case .purge: "purge"
         case .kill: "kill"
         case .notification: "notification"
+        case .compress: "compress"
+        case .decompress: "decompress"
         }
     }
 
     private static func app(of event: Event) -> AppID? {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
-            .kill(let app, _, _, _, _), .notification(let app, _, _):
+            .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _),
+            .decompress(let app, _, _, _):
             app
         case .level: nil
         }
@@ -92,6 +95,10 @@ enum EventLogText {
             return "killed while \(state.rawValue): \(reason); notice \(notice.rawValue); freed \(freed.formatted)"
         case .notification(_, let name, let count):
             return name + (count > 1 ? " (×\(count), coalesced)" : "")
+        case .compress(_, let bytes, let stored, let seconds):
+            return "compressed \(bytes.formatted) into \(stored.formatted); \(Event.number(seconds))s of CPU"
+        case .decompress(_, let bytes, let stored, let seconds):
+            return "decompressed \(bytes.formatted) from \(stored.formatted); waited \(Event.number(seconds))s"
         }
     }
 }

@@ -1,0 +1,99 @@
+/// Compressed memory: reclaim that moves part of an idle app's memory into a compressed pool in
+/// RAM before anyone is killed — XNU's VM compressor (iOS 7 and later) or Linux zram, the
+/// compressed swap device Android and many desktops use. docs/compression.md describes the model
+/// and where it approximates the real mechanisms.
+///
+/// The model, per app: `compressible × base` bytes of an app the policy names (``matches``) can
+/// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool.
+/// Reclaim starts when free memory falls below ``startBelow`` and compresses whole apps, least
+/// recently frontmost first, until free memory reaches ``stopAt``, no app is left to compress, or
+/// the pool holds ``capacity`` (uncompressed bytes). Compressing costs
+/// ``compressSecondsPerMiB`` of CPU per MiB; an app that runs again is decompressed whole, and a
+/// user who brings it back waits ``decompressSecondsPerMiB`` per MiB on top of the warm resume.
+/// A kill frees the app's resident bytes and its share of the pool.
+public struct MemoryCompression: Sendable, Hashable {
+    /// The mechanism the pool stands for (it names the model in reports; the arithmetic is the same).
+    public enum Mechanism: String, Sendable, Hashable, CaseIterable {
+        /// XNU's VM compressor: compressed pages stay in RAM in the compressor's segments
+        /// (`osfmk/vm/vm_compressor.c`).
+        case compressor
+        /// Linux zram: a swap device whose pages are compressed in RAM (`drivers/block/zram/zram_drv.c`).
+        case zram
+    }
+
+    /// The mechanism.
+    public var mechanism: Mechanism
+    /// The apps whose memory may be compressed: those matching any of these conditions (in
+    /// their current state, as bands match).
+    public var matches: [AppMatch]
+    /// The most the pool takes in, in uncompressed bytes: zram's `disksize`, XNU's
+    /// `c_segment_pages_compressed_limit`. A percentage is of the device's memory.
+    public var capacity: MemoryAmount
+    /// Uncompressed bytes per compressed byte (at least 1).
+    public var ratio: Double
+    /// The share of an app's base memory (not its views or purgeable caches) that is anonymous
+    /// and so can be compressed, 0…1; the rest (code, mapped files) is not.
+    public var compressible: Double
+    /// Reclaim starts when free memory falls below this.
+    public var startBelow: ScaledAmount
+    /// And goes on until free memory is at or above this.
+    public var stopAt: ScaledAmount
+    /// CPU seconds spent compressing one MiB.
+    public var compressSecondsPerMiB: Double
+    /// Seconds an app waits per MiB decompressed when it runs again.
+    public var decompressSecondsPerMiB: Double
+    /// The pool's fill (a share of ``capacity``, 0…1) at which the system is short of compressor
+    /// space and kills until the pool is below it, whatever free memory is (XNU's
+    /// `vm_compressor_low_on_space()` makes memorystatus kill with
+    /// `kMemorystatusKilledVMCompressorSpaceShortage`); `nil`: a full pool only stops reclaim.
+    public var shortageAt: Double?
+
+    /// A compressed-memory model; see each property.
+    ///
+    /// - Complexity: O(1)
+    public init(
+        mechanism: Mechanism, matches: [AppMatch], capacity: MemoryAmount, ratio: Double, compressible: Double,
+        startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
+        decompressSecondsPerMiB: Double, shortageAt: Double? = nil
+    ) {
+        self.mechanism = mechanism
+        self.matches = matches
+        self.capacity = capacity
+        self.ratio = ratio
+        self.compressible = compressible
+        self.startBelow = startBelow
+        self.stopAt = stopAt
+        self.compressSecondsPerMiB = compressSecondsPerMiB
+        self.decompressSecondsPerMiB = decompressSecondsPerMiB
+        self.shortageAt = shortageAt
+    }
+
+    /// The reason a kill for compressor space states, before the victim's band reason.
+    public static let shortageReason = "compressor space shortage"
+
+    /// Every problem of the model, located under `compression`.
+    package var problems: [(path: String, message: String)] {
+        var problems: [(String, String)] = []
+        if matches.isEmpty { problems.append(("compression.match", "expected at least one condition")) }
+        if !(ratio >= 1 && ratio <= 100) {
+            problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))
+        }
+        if !(compressible >= 0 && compressible <= 1) {
+            problems.append(("compression.compressible", "expected 0.0...1.0 (a share of base memory), found \(compressible)"))
+        }
+        for (key, value) in [
+            ("compressSecondsPerMiB", compressSecondsPerMiB), ("decompressSecondsPerMiB", decompressSecondsPerMiB),
+        ] where !(value >= 0 && value <= 60) {
+            problems.append(("compression.\(key)", "expected 0.0...60.0 seconds per MiB, found \(value)"))
+        }
+        if let shortageAt, !(shortageAt > 0 && shortageAt <= 1) {
+            problems.append(("compression.shortageAt", "expected a share of the capacity in (0, 1], found \(shortageAt)"))
+        }
+        if case .fixed(let start) = startBelow, case .fixed(let stop) = stopAt,
+            MemoryAmount.compare(stop, start) == .less
+        {
+            problems.append(("compression.stopAt", "expected \"stopAt\" (\(stop)) at or above \"startBelow\" (\(start))"))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,219 @@
+// Compressed memory (Policy.compression; the model is in docs/compression.md): reclaim moves part
+// of idle apps' memory into a compressed pool before anything is killed, an app that runs again
+// is decompressed, a kill frees the app's share of the pool, and a pool short of space kills.
+
+import IndexedHeapModule
+
+/// The engine's compressed-memory books: the model resolved on the device, the pool, each app's
+/// share of it, and the apps that reclaim may compress next.
+struct CompressionBooks {
+    let model: MemoryCompression
+    /// Reclaim starts below this free memory (exclusive bound, as the level thresholds).
+    let startBelow: Int64
+    /// And stops once free memory is not below this.
+    let stopBelow: Int64
+    /// The most uncompressed bytes the pool takes in.
+    let capacity: Int64
+    /// Uncompressed bytes in the pool above which the system is short of compressor space
+    /// (`.max`: never).
+    let shortageAbove: Int64
+    /// Uncompressed bytes in the pool.
+    var pooled: Int64 = 0
+    /// Each app's uncompressed bytes in the pool, by slot (grown on demand).
+    var compressed: [Int64] = []
+    /// Their compressed size, by slot.
+    var stored: [Int64] = []
+    /// The states in which each app may be compressed (``AppState/compressionBit``), by slot.
+    var compressibleStates: [UInt8] = []
+    /// Apps reclaim may compress: resident, in a compressible state, nothing in the pool yet, at
+    /// least a page to compress. Keyed by the negated time they were last frontmost, so the
+    /// least recently used is the maximum.
+    var queue = IndexedHeap<Double>()
+    /// The app of each queue handle index.
+    var appByQueueSlot: [Int32] = []
+    /// Each app's queue element, by slot.
+    var handles: [IndexedHeapHandle?] = []
+
+    /// The smallest amount worth compressing: one 4 KiB page.
+    static let page: Int64 = 4096
+
+    init(model: MemoryCompression, device: Device, inclusive: Int64) {
+        self.model = model
+        startBelow = model.startBelow.resolved(on: device).value &+ inclusive
+        stopBelow = Swift.max(model.stopAt.resolved(on: device).value &+ inclusive, startBelow)
+        let capacity = model.capacity.resolved(against: device.memory).value
+        self.capacity = capacity
+        shortageAbove = model.shortageAt.map { Int64((Double(capacity) * $0).rounded(.down)) } ?? .max
+    }
+
+    /// Makes room for slot `index` in the per-slot arrays.
+    @inline(__always)
+    mutating func ensure(_ index: Int) {
+        guard index >= compressed.count else { return }
+        let count = index + 1 - compressed.count
+        compressed.append(contentsOf: repeatElement(0, count: count))
+        stored.append(contentsOf: repeatElement(0, count: count))
+        compressibleStates.append(contentsOf: repeatElement(0, count: count))
+        handles.append(contentsOf: repeatElement(nil, count: count))
+    }
+}
+
+extension PressureEngine {
+    /// What the compressed pool holds now, for reports and tests.
+    public struct CompressionStatus: Sendable, Hashable {
+        /// Uncompressed bytes in the pool.
+        public var pooled: Bytes
+        /// Memory the pool takes (their compressed size).
+        public var stored: Bytes
+        /// The most uncompressed bytes the pool takes in.
+        public var capacity: Bytes
+        /// Apps with memory in the pool.
+        public var apps: Int
+    }
+
+    /// The compressed pool, or `nil` when the policy has no compression.
+    ///
+    /// - Complexity: O(apps) (the apps with memory in the pool are counted).
+    public var compressionStatus: CompressionStatus? {
+        guard let books = compression else { return nil }
+        return CompressionStatus(
+            pooled: Bytes(books.pooled), stored: accountant.compressedPool, capacity: Bytes(books.capacity),
+            apps: books.compressed.reduce(0) { $0 + ($1 > 0 ? 1 : 0) })
+    }
+
+    /// The uncompressed bytes of `app` in the compressed pool (0 when none, or when the app is
+    /// unknown).
+    ///
+    /// - Complexity: O(1)
+    public func compressedBytes(of app: AppID) -> Bytes {
+        guard let books = compression, let slot = indexByID[app], Int(slot) < books.compressed.count else {
+            return .zero
+        }
+        return Bytes(books.compressed[Int(slot)])
+    }
+
+    // The books are read and changed in place through `compression!`: binding them to a local
+    // (`if let books = compression`) would share their arrays and make the next change copy them.
+
+    /// Records in which states app `index` may be compressed, and queues or unqueues it.
+    func setCompressibleStates(_ index: Int, _ states: UInt8) {
+        guard compression != nil else { return }
+        compression!.ensure(index)
+        compression!.compressibleStates[index] = states
+        syncCompressionQueue(index)
+    }
+
+    /// The compressed size of app `index`'s share of the pool (0 without compression).
+    @inline(__always)
+    func storedBytes(of index: Int) -> Int64 {
+        guard compression != nil, index < compression!.stored.count else { return 0 }
+        return compression!.stored[index]
+    }
+
+    /// Follows a state change of app `index`: an app that runs again is decompressed whole, and
+    /// the app is queued for reclaim or taken out as its new state requires.
+    func compressionFollowsState(_ index: Int) {
+        guard compression != nil else { return }
+        compression!.ensure(index)
+        if apps[index].state.isExecuting && compression!.compressed[index] > 0 { decompress(index) }
+        syncCompressionQueue(index)
+    }
+
+    /// Puts app `index` into the reclaim queue, or takes it out, as its state and memory require.
+    ///
+    /// - Complexity: O(log n)
+    func syncCompressionQueue(_ index: Int) {
+        guard compression != nil else { return }
+        compression!.ensure(index)
+        let state = apps[index].state
+        let wanted =
+            state.isResident && compression!.compressibleStates[index] & state.compressionBit != 0
+            && compression!.compressed[index] == 0 && compressibleBytes(of: index) >= CompressionBooks.page
+        if wanted && compression!.handles[index] == nil {
+            let handle = compression!.queue.insert(-apps[index].lastFrontmost)
+            let known = compression!.appByQueueSlot.count
+            if handle.index >= known {
+                compression!.appByQueueSlot.append(contentsOf: repeatElement(-1, count: handle.index + 1 - known))
+            }
+            compression!.appByQueueSlot[handle.index] = Int32(index)
+            compression!.handles[index] = handle
+        } else if !wanted, let handle = compression!.handles[index] {
+            compression!.queue.remove(handle)
+            compression!.handles[index] = nil
+        }
+    }
+
+    /// The bytes reclaim would take from app `index`: the compressible share of its base memory.
+    @inline(__always)
+    func compressibleBytes(of index: Int) -> Int64 {
+        guard compression != nil else { return 0 }
+        return Int64((Double(apps[index].base) * compression!.model.compressible).rounded(.down))
+    }
+
+    /// Whether reclaim would compress now: free memory below its start, an app to compress and
+    /// room in the pool.
+    @inline(__always)
+    var compressionIsDue: Bool {
+        guard compression != nil else { return false }
+        return accountant.free.value < compression!.startBelow && !compression!.queue.isEmpty
+            && compression!.pooled < compression!.capacity
+    }
+
+    /// Whether the pool is past its shortage line.
+    @inline(__always)
+    var compressorIsShort: Bool {
+        guard compression != nil else { return false }
+        return compression!.pooled > compression!.shortageAbove
+    }
+
+    /// Reclaim: while free memory is below the stop point, compresses the least recently used
+    /// queued app, as far as the pool's capacity allows.
+    ///
+    /// - Complexity: O(log n) per app compressed.
+    func reclaimByCompression() {
+        guard compressionIsDue else { return }
+        while accountant.free.value < compression!.stopBelow, compression!.pooled < compression!.capacity,
+            let top = compression!.queue.max
+        {
+            compress(Int(compression!.appByQueueSlot[top.handle.index]))
+        }
+    }
+
+    /// Compresses the compressible share of app `index`'s base memory (what the pool still takes).
+    private func compress(_ index: Int) {
+        let model = compression!.model
+        let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
+        let stored = Swift.max(Int64((Double(bytes) / model.ratio).rounded(.up)), bytes > 0 ? 1 : 0)
+        compression!.compressed[index] = bytes
+        compression!.stored[index] = stored
+        compression!.pooled &+= bytes
+        apps[index].base &-= bytes
+        accountant.chargePool(stored)
+        charge(index, -bytes)
+        syncCompressionQueue(index)
+        let seconds = Double(bytes) / 1_048_576 * model.compressSecondsPerMiB
+        log(.compress(app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), seconds: seconds))
+    }
+
+    /// Decompresses app `index` whole: its bytes return to its footprint and leave the pool.
+    private func decompress(_ index: Int) {
+        let bytes = compression!.compressed[index]
+        let stored = compression!.stored[index]
+        dropFromPool(index)
+        apps[index].base &+= bytes
+        charge(index, bytes)
+        let seconds = Double(bytes) / 1_048_576 * compression!.model.decompressSecondsPerMiB
+        log(.decompress(app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), seconds: seconds))
+    }
+
+    /// Takes app `index`'s share out of the pool (its memory is decompressed, or freed by a kill).
+    func dropFromPool(_ index: Int) {
+        guard compression != nil, index < compression!.compressed.count, compression!.compressed[index] > 0 else {
+            return
+        }
+        accountant.chargePool(-compression!.stored[index])
+        compression!.pooled &-= compression!.compressed[index]
+        compression!.compressed[index] = 0
+        compression!.stored[index] = 0
+    }
+}
