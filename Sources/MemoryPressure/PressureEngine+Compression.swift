@@ -216,4 +216,45 @@ extension PressureEngine {
         compression!.compressed[index] = 0
         compression!.stored[index] = 0
     }
+
+    /// What is wrong with the compressed-memory books, if anything: the pool is the sum of the
+    /// apps' shares, only resident apps in a compressible state hold one, and the reclaim queue
+    /// holds exactly the apps it should.
+    func compressionInvariantViolation() -> String? {
+        guard let books = compression else {
+            return accountant.compressedPool == .zero ? nil : "a policy without compression has a compressed pool"
+        }
+        var pooled: Int64 = 0
+        var stored: Int64 = 0
+        for index in books.compressed.indices {
+            pooled += books.compressed[index]
+            stored += books.stored[index]
+            let app = apps[index]
+            if books.compressed[index] > 0 {
+                if !app.state.isResident || app.state.isExecuting {
+                    return "\(app.id) is \(app.state.rawValue) but holds compressed memory"
+                }
+                if books.handles[index] != nil { return "\(app.id) is compressed but still queued for reclaim" }
+            } else if (books.stored[index] != 0) {
+                return "\(app.id) has a compressed size but nothing compressed"
+            }
+            if let handle = books.handles[index], !books.queue.contains(handle) {
+                return "\(app.id) has a stale reclaim handle"
+            }
+            let wanted =
+                app.state.isResident && books.compressibleStates[index] & app.state.compressionBit != 0
+                && books.compressed[index] == 0 && compressibleBytes(of: index) >= CompressionBooks.page
+            if wanted != (books.handles[index] != nil) {
+                return "\(app.id) is \(wanted ? "not " : "")queued for reclaim, against its state and memory"
+            }
+        }
+        if pooled != books.pooled { return "pool total \(books.pooled) != sum of the apps' shares \(pooled)" }
+        if stored != accountant.compressedPool.value {
+            return "pool size \(accountant.compressedPool.value) != sum of the apps' compressed sizes \(stored)"
+        }
+        if pooled > books.capacity { return "the pool holds \(pooled) bytes, more than its capacity \(books.capacity)" }
+        let queued = books.handles.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        if queued != books.queue.count { return "the reclaim queue holds \(books.queue.count) apps, \(queued) expected" }
+        return nil
+    }
 }

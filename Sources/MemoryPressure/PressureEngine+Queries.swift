@@ -114,7 +114,8 @@ extension PressureEngine {
                 }
             }
         }
-        if accountant.free != device.usable - Bytes(sum) - accountant.unattributed {
+        if let violation = compressionInvariantViolation() { return violation }
+        if accountant.free != device.usable - Bytes(sum) - accountant.unattributed - accountant.compressedPool {
             return "free memory \(accountant.free.value) does not follow from the footprints"
         }
         if sum != accountant.totalFootprint.value {
