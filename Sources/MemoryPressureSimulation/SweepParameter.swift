@@ -51,6 +51,9 @@ public struct SweepParameter: Sendable, Hashable {
         ("policy.thresholds.critical.enter", "a size or a percentage such as 5%"),
         ("policy.thresholds.critical.clear", "a size or a percentage such as 10%"),
         ("policy.kill.target", "a size or a percentage such as 15%"),
+        ("policy.compression.capacity", "a size or a percentage of memory such as 50%"),
+        ("policy.compression.ratio", "a number from 1 to 100"),
+        ("policy.compression.compressible", "a share such as 60% or 0.6"),
     ]
 
     /// A parameter; every value is checked.
@@ -112,8 +115,12 @@ public struct SweepParameter: Sendable, Hashable {
         case "user.extraAppsPerSession":
             guard let value = Double(text), (0...20).contains(value) else { return nil }
             return value
-        case "backgroundTaskShare", "homeShare", "user.nightActivity", "user.homeBeforeLock":
+        case "backgroundTaskShare", "homeShare", "user.nightActivity", "user.homeBeforeLock",
+            "policy.compression.compressible":
             return share(text)
+        case "policy.compression.ratio":
+            guard let value = Double(text), (1...100).contains(value) else { return nil }
+            return value
         case _ where name.hasPrefix("policy."):
             guard let amount = MemoryAmount(parsing: text) else { return nil }
             switch amount {
@@ -137,7 +144,7 @@ public struct SweepParameter: Sendable, Hashable {
     }
 
     /// Sets `value` (one of ``values``) on the device of `workload`, on the workload itself or on
-    /// every policy that has the threshold.
+    /// every policy that has the threshold (or compressed memory, for `policy.compression.…`).
     func apply(_ value: String, to workload: inout Workload, policies: inout [Policy]) {
         let number = Self.numeric(name: name, value) ?? 0
         switch name {
@@ -158,6 +165,14 @@ public struct SweepParameter: Sendable, Hashable {
         case "user.extraAppsPerSession": workload.user?.extraAppsPerSession = number
         case "user.nightActivity": workload.user?.nightActivity = number
         case "user.homeBeforeLock": workload.user?.homeBeforeLockShare = number
+        // Compression parameters apply to the policies that compress (docs/compression.md).
+        case "policy.compression.ratio":
+            for index in policies.indices { policies[index].compression?.ratio = number }
+        case "policy.compression.compressible":
+            for index in policies.indices { policies[index].compression?.compressible = number }
+        case "policy.compression.capacity":
+            guard let amount = MemoryAmount(parsing: value) else { return }
+            for index in policies.indices { policies[index].compression?.capacity = amount }
         default:
             guard let amount = MemoryAmount(parsing: value) else { return }
             let parts = name.split(separator: ".").map(String.init)

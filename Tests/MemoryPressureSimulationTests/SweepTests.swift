@@ -123,6 +123,24 @@ struct SweepTests {
         #expect(policies[1].kills.target == .percent(25))
     }
 
+    @Test("compression parameters reach the policies that compress and leave the others alone")
+    func compressionParameters() throws {
+        let sweep = try Sweep(
+            workload: .phone, policies: [.ios4, try Policy.shipped("jetsam-compressor")],
+            parameters: [
+                try SweepParameter(parsing: "policy.compression.capacity=25%,1GiB"),
+                try SweepParameter(parsing: "policy.compression.ratio=3.5"),
+                try SweepParameter(parsing: "policy.compression.compressible=40%"),
+            ], seeds: [1], baseline: nil, inputs: "")
+        let (_, policies) = sweep.configuration(ofCell: 1)
+        #expect(policies[0] == .ios4)
+        let model = try #require(policies[1].compression)
+        #expect(model.capacity == .bytes(.gibibytes(1)) && model.ratio == 3.5 && model.compressible == 0.4)
+        for bad in ["policy.compression.ratio=0.5", "policy.compression.compressible=1.5", "policy.compression.capacity=lots"] {
+            #expect(throws: SweepError.self, "\(bad)") { try SweepParameter(parsing: bad) }
+        }
+    }
+
     @Test("a part's text reads back to the very same values, awkward doubles included")
     func partRoundTrip() throws {
         let definition = try Self.smallSweep(seeds: 1).definition
