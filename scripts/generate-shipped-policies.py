@@ -11,8 +11,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ROOT / "Sources" / "MemoryPressureFormats" / "Policies"
 OUTPUT = ROOT / "Sources" / "MemoryPressureFormats" / "ShippedPolicies.swift"
 ORDER = [
-    "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "linux-oom", "earlyoom", "lru",
-    "relaunch-aware",
+    "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi", "linux-oom",
+    "earlyoom", "lru", "relaunch-aware",
 ]
 
 

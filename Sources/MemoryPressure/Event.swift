@@ -30,13 +30,13 @@ public struct Event: Sendable, Hashable {
         /// System notifications that arrived while the app was suspended, delivered on resume;
         /// `count` is how many were coalesced into this one.
         case notification(app: AppID, name: String, count: Int)
-        /// Reclaim compressed part of a suspended app's memory (``Policy/compression``): `bytes`
-        /// left its footprint and `stored` bytes were added to the compressed pool, at a cost of
-        /// `seconds` of CPU.
-        case compress(app: AppID, bytes: Bytes, stored: Bytes, seconds: Double)
-        /// An app that runs again had its compressed memory decompressed: `bytes` returned to its
-        /// footprint and `stored` bytes left the pool; it waited `seconds` for them.
-        case decompress(app: AppID, bytes: Bytes, stored: Bytes, seconds: Double)
+        /// Reclaim took part of an idle app's memory (``Policy/compression``): `bytes` were
+        /// compressed into `stored` bytes of the compressed pool and `evicted` bytes of clean file
+        /// pages were dropped, all leaving its footprint, at a cost of `seconds` of CPU.
+        case compress(app: AppID, bytes: Bytes, stored: Bytes, evicted: Bytes, seconds: Double)
+        /// An app that runs again got its memory back: `bytes` decompressed (`stored` bytes left
+        /// the pool) and `refaulted` bytes of file pages read again; it waited `seconds` for them.
+        case decompress(app: AppID, bytes: Bytes, stored: Bytes, refaulted: Bytes, seconds: Double)
     }
 
     /// The app-delegate callbacks (docs/DESIGN.md).

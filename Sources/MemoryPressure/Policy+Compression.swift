@@ -4,7 +4,8 @@
 /// and where it approximates the real mechanisms.
 ///
 /// The model, per app: `compressible × base` bytes of an app the policy names (``matches``) can
-/// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool.
+/// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool;
+/// `fileBacked × base` bytes of clean file pages are dropped and read back when the app runs.
 /// Reclaim starts when free memory falls below ``startBelow`` and compresses whole apps, least
 /// recently frontmost first, until free memory reaches ``stopAt``, no app is left to compress, or
 /// the pool holds ``capacity`` (uncompressed bytes). Compressing costs
@@ -32,8 +33,14 @@ public struct MemoryCompression: Sendable, Hashable {
     /// Uncompressed bytes per compressed byte (at least 1).
     public var ratio: Double
     /// The share of an app's base memory (not its views or purgeable caches) that is anonymous
-    /// and so can be compressed, 0…1; the rest (code, mapped files) is not.
+    /// and so can be compressed, 0…1.
     public var compressible: Double
+    /// The share of an app's base memory that is clean file pages (code, mapped resources), 0…1
+    /// with ``compressible`` at most 1 in all: reclaim drops them from memory (no pool), and an
+    /// app that runs again reads them back (refaults), at ``refaultSecondsPerMiB``. 0: not modelled.
+    public var fileBacked: Double
+    /// Seconds an app waits per MiB of file pages read back from storage.
+    public var refaultSecondsPerMiB: Double
     /// Reclaim starts when free memory falls below this.
     public var startBelow: ScaledAmount
     /// And goes on until free memory is at or above this.
@@ -54,7 +61,8 @@ public struct MemoryCompression: Sendable, Hashable {
     public init(
         mechanism: Mechanism, matches: [AppMatch], capacity: MemoryAmount, ratio: Double, compressible: Double,
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
-        decompressSecondsPerMiB: Double, shortageAt: Double? = nil
+        decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
+        refaultSecondsPerMiB: Double = 0
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -66,6 +74,8 @@ public struct MemoryCompression: Sendable, Hashable {
         self.compressSecondsPerMiB = compressSecondsPerMiB
         self.decompressSecondsPerMiB = decompressSecondsPerMiB
         self.shortageAt = shortageAt
+        self.fileBacked = fileBacked
+        self.refaultSecondsPerMiB = refaultSecondsPerMiB
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
@@ -81,8 +91,15 @@ public struct MemoryCompression: Sendable, Hashable {
         if !(compressible >= 0 && compressible <= 1) {
             problems.append(("compression.compressible", "expected 0.0...1.0 (a share of base memory), found \(compressible)"))
         }
+        if !(fileBacked >= 0 && fileBacked <= 1 && compressible + fileBacked <= 1 + 1e-12) {
+            problems.append(
+                ("compression.fileBacked",
+                 "expected 0.0...1.0 with \"compressible\" + \"fileBacked\" at most 1 (shares of base memory), "
+                    + "found \(fileBacked) + \(compressible)"))
+        }
         for (key, value) in [
             ("compressSecondsPerMiB", compressSecondsPerMiB), ("decompressSecondsPerMiB", decompressSecondsPerMiB),
+            ("refaultSecondsPerMiB", refaultSecondsPerMiB),
         ] where !(value >= 0 && value <= 60) {
             problems.append(("compression.\(key)", "expected 0.0...60.0 seconds per MiB, found \(value)"))
         }

@@ -13,6 +13,9 @@ public enum ScaledAmount: Sendable, Hashable, CustomStringConvertible {
     /// One amount per tier of device memory: the first tier whose `upTo` is at least the device's
     /// memory applies (the last tier has no bound).
     case tiered([MemoryTier])
+    /// A zone watermark of the Linux kernel on the device (``ZoneWatermark``): where kswapd wakes
+    /// (low) and where it stops (high).
+    case watermark(ZoneWatermark)
 
     /// The amount in bytes on `device`.
     ///
@@ -36,11 +39,13 @@ public enum ScaledAmount: Sendable, Hashable, CustomStringConvertible {
         case .tiered(let tiers):
             let tier = tiers.first { $0.upTo.map { device.memory <= $0 } ?? true } ?? tiers.last
             return tier?.amount.resolved(against: device.usable) ?? .zero
+        case .watermark(let watermark):
+            return watermark.resolved(on: device)
         }
     }
 
-    /// `10%`, `72MiB`-style bytes, `{ low, high, scaleFrom, scaleTo }` or the list of tiers, as a
-    /// policy file writes it.
+    /// `10%`, `72MiB`-style bytes, `{ low, high, scaleFrom, scaleTo }`, the list of tiers or a
+    /// watermark's name (`lowWatermark`), as a policy file writes it.
     public var description: String {
         switch self {
         case .fixed(let amount):
@@ -52,6 +57,8 @@ public enum ScaledAmount: Sendable, Hashable, CustomStringConvertible {
                 tier.upTo.map { "{ upTo: \($0.value), amount: \(tier.amount) }" } ?? "{ amount: \(tier.amount) }"
             }
             return "[" + items.joined(separator: ", ") + "]"
+        case .watermark(let watermark):
+            return watermark.name
         }
     }
 }
@@ -69,5 +76,44 @@ public struct MemoryTier: Sendable, Hashable {
     public init(upTo: Bytes?, amount: MemoryAmount) {
         self.upTo = upTo
         self.amount = amount
+    }
+}
+
+/// A Linux zone watermark, in bytes of free memory, as mm/page_alloc.c sets them for a device with
+/// one zone and the default `vm.watermark_scale_factor` of 10: `min_free_kbytes =
+/// int_sqrt(KiB × 16)` clamped to 128…262144 (`calculate_min_free_kbytes()`), then low = min + d
+/// and high = min + 2d with d = max(min / 4, memory × 10 / 10000) (`__setup_per_zone_wmarks()`).
+/// On an 8 GiB device: min 11 MiB, low 19.5 MiB, high 28 MiB.
+public enum ZoneWatermark: String, Sendable, Hashable, CaseIterable {
+    /// Below it, an allocating task reclaims memory itself (direct reclaim).
+    case min
+    /// Below it, kswapd wakes and reclaims in the background.
+    case low
+    /// kswapd reclaims until free memory is back above it.
+    case high
+
+    /// How a policy file names it: `minWatermark`, `lowWatermark`, `highWatermark`.
+    public var name: String { rawValue + "Watermark" }
+
+    /// The watermark named `name`, if any.
+    ///
+    /// - Complexity: O(1)
+    public init?(name: String) {
+        guard let found = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = found
+    }
+
+    /// The watermark on `device`, in bytes.
+    ///
+    /// - Complexity: O(1)
+    public func resolved(on device: Device) -> Bytes {
+        let kib = device.memory.value / 1024
+        let minimum = Swift.min(Swift.max(Int64(Double(kib * 16).squareRoot().rounded(.down)), 128), 262_144)
+        let distance = Swift.max(minimum / 4, kib * 10 / 10_000)
+        switch self {
+        case .min: return Bytes(minimum * 1024)
+        case .low: return Bytes((minimum + distance) * 1024)
+        case .high: return Bytes((minimum + 2 * distance) * 1024)
+        }
     }
 }

@@ -68,6 +68,14 @@ extension Policy {
             problem("relaunch.\(key)", "expected a finite number ≥ 0, found \(value)")
         }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
+        for (path, message) in psi?.problems ?? [] { problem(path, message) }
+        if psi != nil {
+            for (index, band) in bands.enumerated() where band.killBelow != nil {
+                problem(
+                    "bands[\(index)].killBelow",
+                    "a policy with \"psi\" kills by mp_event_psi()'s rules; expected no minfree level (killBelow)")
+            }
+        }
         return problems
     }
 

@@ -42,6 +42,9 @@ public struct Policy: Sendable, Hashable {
     /// Compressed memory (XNU's compressor, zram) reclaimed before kills; `nil`: none, so memory
     /// is only warned about, purged and freed by killing.
     public var compression: MemoryCompression?
+    /// lmkd's PSI mode: kills decided by `mp_event_psi()`'s rules instead of free-memory levels
+    /// (`nil`: the levels and the bands' own start points decide).
+    public var psi: PressureStallKills?
 
     /// A policy from its parts; see each property for its meaning.
     ///
@@ -63,7 +66,8 @@ public struct Policy: Sendable, Hashable {
         priorityByBackgroundMode: [BackgroundMode: Int] = [:],
         comparison: ThresholdComparison = .below,
         relaunch: RelaunchModel = .standard,
-        compression: MemoryCompression? = nil
+        compression: MemoryCompression? = nil,
+        psi: PressureStallKills? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -82,6 +86,7 @@ public struct Policy: Sendable, Hashable {
         self.comparison = comparison
         self.relaunch = relaunch
         self.compression = compression
+        self.psi = psi
     }
 }
 

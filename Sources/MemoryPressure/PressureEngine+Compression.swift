@@ -23,10 +23,12 @@ struct CompressionBooks {
     var compressed: [Int64] = []
     /// Their compressed size, by slot.
     var stored: [Int64] = []
+    /// Each app's clean file pages that reclaim dropped, by slot.
+    var evicted: [Int64] = []
     /// The states in which each app may be compressed (``AppState/compressionBit``), by slot.
     var compressibleStates: [UInt8] = []
-    /// Apps reclaim may compress: resident, in a compressible state, nothing in the pool yet, at
-    /// least a page to compress. Keyed by the negated time they were last frontmost, so the
+    /// Apps reclaim may compress: resident, in a compressible state, nothing reclaimed yet, at
+    /// least a page to compress or drop. Keyed by the negated time they were last frontmost, so the
     /// least recently used is the maximum.
     var queue = IndexedHeap<Double>()
     /// The app of each queue handle index.
@@ -53,6 +55,7 @@ struct CompressionBooks {
         let count = index + 1 - compressed.count
         compressed.append(contentsOf: repeatElement(0, count: count))
         stored.append(contentsOf: repeatElement(0, count: count))
+        evicted.append(contentsOf: repeatElement(0, count: count))
         compressibleStates.append(contentsOf: repeatElement(0, count: count))
         handles.append(contentsOf: repeatElement(nil, count: count))
     }
@@ -115,7 +118,7 @@ extension PressureEngine {
     func compressionFollowsState(_ index: Int) {
         guard compression != nil else { return }
         compression!.ensure(index)
-        if apps[index].state.isExecuting && compression!.compressed[index] > 0 { decompress(index) }
+        if apps[index].state.isExecuting && isReclaimed(index) { decompress(index) }
         syncCompressionQueue(index)
     }
 
@@ -128,7 +131,7 @@ extension PressureEngine {
         let state = apps[index].state
         let wanted =
             state.isResident && compression!.compressibleStates[index] & state.compressionBit != 0
-            && compression!.compressed[index] == 0 && compressibleBytes(of: index) >= CompressionBooks.page
+            && !isReclaimed(index) && reclaimableBytes(of: index) >= CompressionBooks.page
         if wanted && compression!.handles[index] == nil {
             let handle = compression!.queue.insert(-apps[index].lastFrontmost)
             let known = compression!.appByQueueSlot.count
@@ -143,11 +146,34 @@ extension PressureEngine {
         }
     }
 
-    /// The bytes reclaim would take from app `index`: the compressible share of its base memory.
+    /// The bytes reclaim would compress in app `index`: the compressible share of its base memory.
     @inline(__always)
     func compressibleBytes(of index: Int) -> Int64 {
         guard compression != nil else { return 0 }
         return Int64((Double(apps[index].base) * compression!.model.compressible).rounded(.down))
+    }
+
+    /// The clean file pages reclaim would drop from app `index`: the file-backed share of its base memory.
+    @inline(__always)
+    func evictableBytes(of index: Int) -> Int64 {
+        guard compression != nil else { return 0 }
+        return Int64((Double(apps[index].base) * compression!.model.fileBacked).rounded(.down))
+    }
+
+    /// What reclaim would take from app `index` in all.
+    @inline(__always)
+    func reclaimableBytes(of index: Int) -> Int64 { compressibleBytes(of: index) &+ evictableBytes(of: index) }
+
+    /// Whether reclaim took something from app `index` that it has not got back.
+    @inline(__always)
+    func isReclaimed(_ index: Int) -> Bool {
+        compression!.compressed[index] > 0 || compression!.evicted[index] > 0
+    }
+
+    /// Whether reclaim can free anything more: the pool has room, or file pages can be dropped.
+    @inline(__always)
+    var reclaimHasRoom: Bool {
+        compression!.pooled < compression!.capacity || compression!.model.fileBacked > 0
     }
 
     /// Whether reclaim would compress now: free memory below its start, an app to compress and
@@ -155,8 +181,7 @@ extension PressureEngine {
     @inline(__always)
     var compressionIsDue: Bool {
         guard compression != nil else { return false }
-        return accountant.free.value < compression!.startBelow && !compression!.queue.isEmpty
-            && compression!.pooled < compression!.capacity
+        return accountant.free.value < compression!.startBelow && !compression!.queue.isEmpty && reclaimHasRoom
     }
 
     /// Whether the pool is past its shortage line.
@@ -172,45 +197,61 @@ extension PressureEngine {
     /// - Complexity: O(log n) per app compressed.
     func reclaimByCompression() {
         guard compressionIsDue else { return }
-        while accountant.free.value < compression!.stopBelow, compression!.pooled < compression!.capacity,
-            let top = compression!.queue.max
-        {
+        while accountant.free.value < compression!.stopBelow, reclaimHasRoom, let top = compression!.queue.max {
             compress(Int(compression!.appByQueueSlot[top.handle.index]))
         }
     }
 
-    /// Compresses the compressible share of app `index`'s base memory (what the pool still takes).
+    /// Compresses the compressible share of app `index`'s base memory (what the pool still takes)
+    /// and drops its clean file pages.
     private func compress(_ index: Int) {
         let model = compression!.model
         let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
+        let evicted = evictableBytes(of: index)
         let stored = Swift.max(Int64((Double(bytes) / model.ratio).rounded(.up)), bytes > 0 ? 1 : 0)
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
+        compression!.evicted[index] = evicted
         compression!.pooled &+= bytes
-        apps[index].base &-= bytes
+        apps[index].base &-= bytes &+ evicted
         accountant.chargePool(stored)
-        charge(index, -bytes)
+        charge(index, -(bytes &+ evicted))
         syncCompressionQueue(index)
         let seconds = Double(bytes) / 1_048_576 * model.compressSecondsPerMiB
-        log(.compress(app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), seconds: seconds))
+        lastReclaimSeconds += seconds
+        log(
+            .compress(
+                app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
+                seconds: seconds))
     }
 
-    /// Decompresses app `index` whole: its bytes return to its footprint and leave the pool.
+    /// Gives app `index` back what reclaim took: its compressed bytes leave the pool and its file
+    /// pages are read again, all returning to its footprint.
     private func decompress(_ index: Int) {
+        let model = compression!.model
         let bytes = compression!.compressed[index]
         let stored = compression!.stored[index]
+        let refaulted = compression!.evicted[index]
         dropFromPool(index)
-        apps[index].base &+= bytes
-        charge(index, bytes)
-        let seconds = Double(bytes) / 1_048_576 * compression!.model.decompressSecondsPerMiB
-        log(.decompress(app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), seconds: seconds))
+        compression!.evicted[index] = 0
+        apps[index].base &+= bytes &+ refaulted
+        charge(index, bytes &+ refaulted)
+        let seconds =
+            Double(bytes) / 1_048_576 * model.decompressSecondsPerMiB
+            + Double(refaulted) / 1_048_576 * model.refaultSecondsPerMiB
+        noteRefault(bytes: refaulted, waited: seconds)
+        log(
+            .decompress(
+                app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), refaulted: Bytes(refaulted),
+                seconds: seconds))
     }
 
-    /// Takes app `index`'s share out of the pool (its memory is decompressed, or freed by a kill).
-    func dropFromPool(_ index: Int) {
-        guard compression != nil, index < compression!.compressed.count, compression!.compressed[index] > 0 else {
-            return
-        }
+    /// Takes app `index`'s share out of the pool (its memory is decompressed, or freed by a kill);
+    /// a kill also forgets its dropped file pages.
+    func dropFromPool(_ index: Int, killed: Bool = false) {
+        guard compression != nil, index < compression!.compressed.count else { return }
+        if killed { compression!.evicted[index] = 0 }
+        guard compression!.compressed[index] > 0 else { return }
         accountant.chargePool(-compression!.stored[index])
         compression!.pooled &-= compression!.compressed[index]
         compression!.compressed[index] = 0
@@ -230,12 +271,12 @@ extension PressureEngine {
             pooled += books.compressed[index]
             stored += books.stored[index]
             let app = apps[index]
-            if books.compressed[index] > 0 {
+            if books.compressed[index] > 0 || books.evicted[index] > 0 {
                 if !app.state.isResident || app.state.isExecuting {
-                    return "\(app.id) is \(app.state.rawValue) but holds compressed memory"
+                    return "\(app.id) is \(app.state.rawValue) but holds compressed memory or dropped files"
                 }
                 if books.handles[index] != nil { return "\(app.id) is compressed but still queued for reclaim" }
-            } else if (books.stored[index] != 0) {
+            } else if books.stored[index] != 0 {
                 return "\(app.id) has a compressed size but nothing compressed"
             }
             if let handle = books.handles[index], !books.queue.contains(handle) {
@@ -243,7 +284,8 @@ extension PressureEngine {
             }
             let wanted =
                 app.state.isResident && books.compressibleStates[index] & app.state.compressionBit != 0
-                && books.compressed[index] == 0 && compressibleBytes(of: index) >= CompressionBooks.page
+                && books.compressed[index] == 0 && books.evicted[index] == 0
+                && reclaimableBytes(of: index) >= CompressionBooks.page
             if wanted != (books.handles[index] != nil) {
                 return "\(app.id) is \(wanted ? "not " : "")queued for reclaim, against its state and memory"
             }

@@ -374,7 +374,7 @@ extension PressureEngine {
     /// Takes app `index` out of memory: its footprint returns to the device, its views and tasks end.
     func terminate(_ index: Int) {
         accountant.charge(-apps[index].footprint)
-        if compression != nil { dropFromPool(index) }
+        if compression != nil { dropFromPool(index, killed: true) }
         apps[index].base = 0
         apps[index].viewCaches = 0
         apps[index].onscreenView = 0

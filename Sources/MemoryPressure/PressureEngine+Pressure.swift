@@ -61,7 +61,9 @@ extension PressureEngine {
         guard needsPressureEvaluation else { return }
         defer { updateLevelBounds() }
         killLimitViolators()
+        let freeBeforeReclaim = accountant.free.value
         if compression != nil {
+            lastReclaimSeconds = 0
             reclaimByCompression()
             killForCompressorSpace()
         }
@@ -75,7 +77,10 @@ extension PressureEngine {
             level = next
             warnAndPurge(at: next)
         }
-        if (level >= policy.kills.startLevel && accountant.free.value < killTarget)
+        if pressureStall != nil {
+            // lmkd's PSI mode: its own rules decide the kills, not the levels.
+            pressureStallKills(freeBeforeReclaim: freeBeforeReclaim)
+        } else if (level >= policy.kills.startLevel && accountant.free.value < killTarget)
             || accountant.free.value < bandKillTrigger
         {
             killUntilTarget()
@@ -95,7 +100,7 @@ extension PressureEngine {
         let free = accountant.free.value
         return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
             || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
-            || (compression != nil && (compressionIsDue || compressorIsShort))
+            || (compression != nil && (compressionIsDue || compressorIsShort)) || pressureStallNeedsEvaluation
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below
@@ -316,7 +321,7 @@ extension PressureEngine {
     /// before it (earlyoom's `poll_loop()` asks `lowmem_sig()` before every kill: a SIGKILL that
     /// brings available memory back above the SIGKILL line, but not above the SIGTERM line, makes
     /// the next victim's signal SIGTERM); a policy with hysteresis keeps its level until it clears.
-    private func kill(_ index: Int) {
+    func kill(_ index: Int) {
         let app = apps[index]
         let notice = notice(forKilling: app.state, at: targetLevel(free: accountant.free.value, current: level))
         log(

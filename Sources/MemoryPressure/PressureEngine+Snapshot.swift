@@ -203,6 +203,8 @@ extension PressureEngine {
         if app.state.isResident { try checkGrowth(id: app.id, from: 0, by: app.footprint.value) }
         let index = try register(app.id)
         configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
+        // A snapshot's or a live source's figures are measured: the engine compresses none of them.
+        if compression != nil { setCompressibleStates(index, 0) }
         guard app.state.isResident else { return }
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
         apps[index].viewCaches = app.viewCaches.value
@@ -266,6 +268,11 @@ extension PressureEngine {
             || app.backgroundModes != apps[index].backgroundModes
         {
             configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
+        }
+        if compression != nil {
+            // The reading replaces the engine's books for the app, compressed memory included.
+            dropFromPool(index, killed: true)
+            setCompressibleStates(index, 0)
         }
         let old = apps[index].footprint
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value

@@ -120,6 +120,12 @@ public final class PressureEngine {
     /// The compressed-memory books (``Policy/compression``; `nil`: the policy has none).
     @exclusivity(unchecked)
     var compression: CompressionBooks? = nil
+    /// lmkd's PSI-mode books (``Policy/psi``; `nil`: the policy has none).
+    @exclusivity(unchecked)
+    var pressureStall: PressureStallBooks? = nil
+    /// CPU seconds of the compression done by the reclaim now under way.
+    @exclusivity(unchecked)
+    var lastReclaimSeconds = 0.0
     /// Words put before the band's reason of the kills being made (a kill for compressor space).
     var killReasonPrefix: String? = nil
     /// How far footprints are shifted right to fit the kill key's 36-bit value field.
@@ -223,7 +229,8 @@ public final class PressureEngine {
         let inclusive: Int64 = policy.comparison == .atOrBelow ? 1 : 0
         enterBelow = [0] + levels.map { $0.map { $0.enter.resolved(against: usable).value &+ inclusive } ?? .min }
         clearAbove = [0] + levels.map { $0?.clear.resolved(against: usable).value ?? .min }
-        killTarget = policy.kills.target.resolved(against: usable).value &+ inclusive
+        // In lmkd's PSI mode the kill rule's target never starts kills (its own rules do).
+        killTarget = policy.psi != nil ? .min : policy.kills.target.resolved(against: usable).value &+ inclusive
         swapBelow =
             [.max]
             + levels.map { level in
@@ -251,6 +258,7 @@ public final class PressureEngine {
         learnsUse = policy.bands.contains { $0.order == .expectedRelaunchCost }
         hasExternalBands = policy.bands.contains { $0.order == .externalScore }
         compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
+        pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
         updateLevelBounds()
     }
 

@@ -30,12 +30,12 @@ extension Event {
         case .notification(let app, let name, let count):
             line += ",\"type\":\"notification\",\"app\":" + Self.json(app.rawValue) + ",\"name\":" + Self.json(name)
             line += ",\"count\":\(count)"
-        case .compress(let app, let bytes, let stored, let seconds):
+        case .compress(let app, let bytes, let stored, let evicted, let seconds):
             line += ",\"type\":\"compress\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
-            line += ",\"stored\":\(stored.value),\"seconds\":" + Self.json(seconds)
-        case .decompress(let app, let bytes, let stored, let seconds):
+            line += ",\"stored\":\(stored.value),\"evicted\":\(evicted.value),\"seconds\":" + Self.json(seconds)
+        case .decompress(let app, let bytes, let stored, let refaulted, let seconds):
             line += ",\"type\":\"decompress\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
-            line += ",\"stored\":\(stored.value),\"seconds\":" + Self.json(seconds)
+            line += ",\"stored\":\(stored.value),\"refaulted\":\(refaulted.value),\"seconds\":" + Self.json(seconds)
         }
         return line + "}"
     }

@@ -112,20 +112,47 @@ final class PolicyLoader {
         let compression = attempt { () throws(InputError) in
             try document.optionalObject("compression").map { (object) throws(InputError) in try self.compression(object) }
         }
+        let psi = attempt { () throws(InputError) in
+            try document.optionalObject("psi").map { (object) throws(InputError) in try self.psi(object) }
+        }
         attempt { () throws(InputError) in try document.finish() }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
-            let preferences, let limits, let relaunch, let compression
+            let preferences, let limits, let relaunch, let compression, let psi
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
             oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
             priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch,
-            compression: compression)
+            compression: compression, psi: psi)
     }
 
-    /// The `compression:` section (docs/compression.md): every key required but `shortageAt`.
+    /// The `psi:` section (lmkd's PSI mode): every key optional, lmkd's defaults otherwise.
+    private func psi(_ object: ConfigObject) throws(InputError) -> PressureStallKills {
+        func integer(_ key: String, _ range: ClosedRange<Int>) throws(InputError) -> Int? {
+            try object.optionalInt(key, in: range)
+        }
+        let defaults = PressureStallKills()
+        let limit = try integer("thrashingLimit", 0...10_000) ?? defaults.thrashingLimit
+        let rule = PressureStallKills(
+            partialStallMs: try object.optionalNumber("partialStallMs", in: 1...1000, unit: "ms")
+                ?? defaults.partialStallMs,
+            completeStallMs: try object.optionalNumber("completeStallMs", in: 1...1000, unit: "ms")
+                ?? defaults.completeStallMs,
+            thrashingLimit: limit,
+            thrashingLimitDecay: try integer("thrashingLimitDecay", 0...100) ?? defaults.thrashingLimitDecay,
+            thrashingLimitCritical: try integer("thrashingLimitCritical", 0...20_000),
+            swapFreeLowPercentage: try integer("swapFreeLowPercentage", 0...100) ?? defaults.swapFreeLowPercentage,
+            perceptibleAdj: try integer("perceptibleAdj", -1000...1000) ?? defaults.perceptibleAdj,
+            windowSeconds: try object.optionalNumber("windowSeconds", in: 0.1...60, unit: "seconds")
+                ?? defaults.windowSeconds)
+        try object.finish()
+        return rule
+    }
+
+    /// The `compression:` section (docs/compression.md): every key required but `shortageAt`,
+    /// `fileBacked` and `refaultSecondsPerMiB`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
             throw object.error("missing key \"mechanism\": expected compressor or zram")
@@ -153,11 +180,14 @@ final class PolicyLoader {
         let compressCost = try required("compressSecondsPerMiB", 0...60, "seconds")
         let decompressCost = try required("decompressSecondsPerMiB", 0...60, "seconds")
         let shortageAt = try object.optionalNumber("shortageAt", in: 0.000_001...1, unit: "(a share of the capacity)")
+        let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
+        let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
         try object.finish()
         let model = MemoryCompression(
             mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
-            decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt)
+            decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
+            refaultSecondsPerMiB: refaultCost)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }
@@ -383,6 +413,12 @@ final class PolicyLoader {
                 tiers.append(MemoryTier(upTo: upTo, amount: amount))
             }
             return .tiered(tiers)
+        case .string(let text) where text.hasSuffix("Watermark"):
+            guard let watermark = ZoneWatermark(name: text) else {
+                throw object.error(
+                    at: node, key: key, "expected minWatermark, lowWatermark or highWatermark, found \"\(text)\"")
+            }
+            return .watermark(watermark)
         default:
             return .fixed(try object.amount(key))
         }

@@ -83,6 +83,17 @@ public enum PolicyYAML {
             out += "  compressSecondsPerMiB: \(number(model.compressSecondsPerMiB))\n"
             out += "  decompressSecondsPerMiB: \(number(model.decompressSecondsPerMiB))\n"
             if let shortageAt = model.shortageAt { out += "  shortageAt: \(number(shortageAt))\n" }
+            if model.fileBacked > 0 { out += "  fileBacked: \(number(model.fileBacked))\n" }
+            if model.refaultSecondsPerMiB > 0 {
+                out += "  refaultSecondsPerMiB: \(number(model.refaultSecondsPerMiB))\n"
+            }
+        }
+        if let psi = policy.psi {
+            out += "\npsi:\n  partialStallMs: \(number(psi.partialStallMs))\n  completeStallMs: \(number(psi.completeStallMs))\n"
+            out += "  thrashingLimit: \(psi.thrashingLimit)\n  thrashingLimitDecay: \(psi.thrashingLimitDecay)\n"
+            out += "  thrashingLimitCritical: \(psi.thrashingLimitCritical)\n"
+            out += "  swapFreeLowPercentage: \(psi.swapFreeLowPercentage)\n  perceptibleAdj: \(psi.perceptibleAdj)\n"
+            out += "  windowSeconds: \(number(psi.windowSeconds))\n"
         }
         return out
     }

@@ -203,9 +203,10 @@ limits:                          # highwater limits, fatal as for apps
 #
 # Assumptions (stated, not measured; docs/compression.md): the pool takes at most 50 % of memory
 # uncompressed; compression halves memory (ratio 2, the figure Apple gave for the OS X Mavericks
-# compressor); 60 % of an app's base memory is anonymous and compressible (the rest is code and
-# mapped files, which are not compressed); compressing costs 2 ms of CPU per MiB and
-# decompressing 1 ms per MiB (WKdm/LZ4-class speeds of 0.5–1 GiB/s per core). Reclaim starts at
+# compressor); 60 % of an app's base memory is anonymous and compressible and 30 % is clean file
+# pages (code, mapped resources), which reclaim drops and a resume reads back from flash (4 ms per
+# MiB); compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB (WKdm/LZ4-class
+# speeds of 0.5–1 GiB/s per core). Reclaim starts at
 # memorystatus's pressure threshold (15 %) and stops at 20 % free, so compression always comes
 # before the idle band's kills (10 %) and the critical threshold (5 %). Whole apps are compressed
 # and decompressed at once; real reclaim works page by page.
@@ -283,10 +284,12 @@ compression:
   capacity: 50%                    # of memory, uncompressed (assumption; c_segment_pages_compressed_limit)
   ratio: 2                         # assumption: the Mavericks compressor's "about half"
   compressible: 0.6                # assumption: the anonymous share of base memory
+  fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
   startBelow: 15%                  # memorystatus's pressure threshold (≤ 3 GiB devices)
   stopAt: 20%
   compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
   decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from flash
   shortageAt: 0.98                 # c_segment_pages_compressed_nearing_limit: 98 % of the limit
 
 """#,
@@ -435,7 +438,8 @@ protect:
 #
 # Assumptions (stated, not measured; docs/compression.md): zram takes at most 50 % of memory
 # uncompressed; LZ4 halves memory (ratio 2); 60 % of an app's base memory is anonymous and
-# compressible; compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB. Reclaim
+# compressible and 30 % clean file pages, dropped by reclaim and read back on resume (4 ms per
+# MiB); compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB. Reclaim
 # starts below 200 MiB free (the onTrimMemory warning's clear point) and stops at 256 MiB, above
 # every minfree level (at most 180 MiB), so zram comes before lmkd kills. Whole apps are swapped
 # out and in at once; real reclaim works page by page, and a resumed app faults pages in lazily.
@@ -528,10 +532,148 @@ compression:
   capacity: 50%                    # zram disksize, of memory, uncompressed (assumption: zramsize=50%)
   ratio: 2                         # assumption: LZ4 on app heaps
   compressible: 0.6                # assumption: the anonymous share of base memory
+  fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
   startBelow: 200MiB               # above every minfree level (180 MiB and below)
   stopAt: 256MiB
   compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
   decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from flash
+
+"""#,
+        "android-lmkd-psi": #"""
+# android-lmkd-psi — Android's lmkd in its PSI mode (ro.lmk.use_psi, the default since Android 10,
+# with ro.lmk.use_minfree_levels false) on a device with zram. Victims are chosen as in
+# `android-lmkd` (policies/android-lmkd.yaml: oom_score_adj slots from 1000 down, oldest in a slot,
+# heaviest at or below PERCEPTIBLE_APP_ADJ; its sources apply); what changes is when lmkd kills
+# and how far down the slots it may go.
+#
+# Sources (system/memory/lmkd/lmkd.cpp, as of Android 12–14):
+# - init_psi_monitors(): lmkd registers PSI triggers on /proc/pressure/memory, "some" stall of
+#   psi_partial_stall_ms (DEF_PARTIAL_STALL 70 ms; 200 on low-RAM devices) and "full" stall of
+#   psi_complete_stall_ms (DEF_COMPLETE_STALL 700 ms) in a PSI_WINDOW_SIZE_MS (1 s) window.
+# - mp_event_psi(), in order: a kill on the previous wake-up and free memory still below the min
+#   watermark → PRESSURE_AFTER_KILL ("min watermark is breached even after kill"); a complete-stall
+#   event → NOT_RESPONDING ("device is not responding"); swap low and thrashing above the limit →
+#   LOW_SWAP_AND_THRASHING; swap low and free memory below the low watermark → LOW_MEM_AND_SWAP;
+#   below the low watermark and thrashing → LOW_MEM_AND_THRASHING; direct reclaim and thrashing →
+#   DIRECT_RECL_AND_THRASHING. min_score_adj is 0 unless the rule spares perceptible apps
+#   (PERCEPTIBLE_APP_ADJ + 1 = 201: above the min watermark, or thrashing below
+#   thrashing_limit_critical). Kills for thrashing lower thrashing_limit by thrashing_limit_decay
+#   (DEF_THRASHING 100 %, DEF_THRASHING_DECAY 10 %; 30 and 50 on low-RAM devices); the limit is
+#   reset every THRASHING_RESET_INTERVAL_MS (1 s). lmkd bails out while nothing reclaims or refaults.
+# - thrashing = workingset_refault_file since the window began × 100 / (file LRU at its start + 1),
+#   plus the last window's (prev_thrash_growth). swap_is_low: free swap below
+#   swap_free_low_percentage (DEF_LOW_SWAP 10) of total swap.
+# - get_lowest_watermark(): free pages against the zones' min/low/high watermarks, which
+#   mm/page_alloc.c sets (lowWatermark etc. below: the kernel's formula with the default
+#   watermark_scale_factor).
+# - Kills are one process per wake-up, polled again while pressure lasts; find_and_kill_process()
+#   walks the adj slots from 1000 down to min_score_adj.
+#
+# The signals are the simulator's (docs/compression.md, "Pressure signals"): "some" stall is the
+# time apps waited for decompression and refaults plus direct reclaim; "full" stall is direct
+# reclaim, and the whole window once reclaim cannot bring free memory back to the min watermark;
+# the file cache is the file-backed share of the apps' memory (no system page cache is modelled).
+# Memory assumptions (zram size, ratio, shares, speeds) as in android-lmkd-zram.
+#
+# Not modelled: LOW_MEM_AND_SWAP_UTIL (swap_util_max, off by default), LOW_FILECACHE_AFTER_THRASHING
+# (filecache_min_kb, off by default), DIRECT_RECL_STUCK, kill timeouts and pidfd waits, the
+# freezer, per-zone watermarks and CMA, the 64-bit minfree adjustments (no minfree here).
+name: android-lmkd-psi
+summary: "Android lmkd in PSI mode (the default since Android 10) over zram: kills decided by mp_event_psi() from stall, thrashing, free swap and watermarks"
+comparison: below
+
+thresholds:                      # onTrimMemory(TRIM_MEMORY_RUNNING_*) to running apps
+  warning:  { enter: 180MiB, clear: 200MiB }   # CACHED_APP_LMK_FIRST_ADJ's level on a 700 MB+ device
+  urgent:   { enter: 108MiB, clear: 126MiB }   # PERCEPTIBLE_APP_ADJ's level
+  critical: { enter: 72MiB,  clear: 90MiB }    # FOREGROUND_APP_ADJ's level
+
+warn:
+  warning: running
+  urgent: running
+  critical: foreground
+
+purge:
+  warning: [offscreenViews, purgeableCaches]
+  urgent: [offscreenViews, purgeableCaches]
+  critical: [offscreenViews, purgeableCaches]
+
+kill:                            # unused in PSI mode: mp_event_psi() decides (psi below)
+  startLevel: critical
+  target: 90MiB
+  notices: { warning: none, urgent: none, critical: none }   # SIGKILL
+
+# The oom_score_adj of an app that does not state its own, by state, and by background mode
+# while it executes in the background (a foreground service: PERCEPTIBLE_APP_ADJ).
+oomScoreAdjByState: { active: 0, inactive: 100, background: 500, suspended: 900 }
+oomScoreAdjByBackgroundMode: { audio: 200, location: 200, voip: 200 }
+
+bands:                           # adj slots from 1000 down (find_and_kill_process); no minfree levels
+  - name: cached-lmk-first
+    match: { oomScoreAdj: [950, 1000] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    reason: oldest in its adj slot (minfree of CACHED_APP_LMK_FIRST_ADJ)
+  - name: cached
+    match: { oomScoreAdj: [900, 949] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    reason: oldest in its adj slot (minfree of CACHED_APP_MIN_ADJ)
+  - name: services-and-previous
+    match: { oomScoreAdj: [250, 899] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    reason: oldest in its adj slot (minfree of PERCEPTIBLE_LOW_APP_ADJ)
+  - name: perceptible-medium       # 201–249, e.g. PERCEPTIBLE_MEDIUM_APP_ADJ 225: still proc_adj_tail()
+    match: { oomScoreAdj: [201, 249] }
+    order: firstInFirstOut
+    slotsByOomScoreAdj: true
+    reason: oldest in its adj slot (above PERCEPTIBLE_APP_ADJ; minfree of PERCEPTIBLE_APP_ADJ)
+  - name: perceptible
+    match: { oomScoreAdj: [200, 200] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    reason: heaviest in its adj slot (proc_get_heaviest at or below PERCEPTIBLE_APP_ADJ)
+  - name: visible
+    match: { oomScoreAdj: [100, 199] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    reason: heaviest in its adj slot (minfree of VISIBLE_APP_ADJ)
+  - name: foreground
+    match: { oomScoreAdj: [0, 99] }
+    order: largestFirst
+    ties: newestInBand
+    slotsByOomScoreAdj: true
+    reason: heaviest in its adj slot (minfree of FOREGROUND_APP_ADJ)
+
+protect:
+  - match: { oomScoreAdj: [-1000, -1] }
+    reason: negative oom_score_adj (system and persistent processes) is never killed by lmkd
+
+compression:                      # zram, swapped to by kswapd between the low and high watermarks
+  mechanism: zram
+  match: { oomScoreAdj: [900, 1000] }   # cached apps
+  capacity: 50%                    # zram disksize, of memory, uncompressed (assumption: zramsize=50%)
+  ratio: 2                         # assumption: LZ4 on app heaps
+  compressible: 0.6                # assumption: the anonymous share of base memory
+  fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
+  startBelow: lowWatermark         # kswapd wakes
+  stopAt: highWatermark            # and stops
+  compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
+  decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from flash
+
+psi:                              # lmkd.cpp defaults for a device that is not low-RAM
+  partialStallMs: 70
+  completeStallMs: 700
+  thrashingLimit: 100
+  thrashingLimitDecay: 10
+  thrashingLimitCritical: 200
+  swapFreeLowPercentage: 10
+  perceptibleAdj: 200
+  windowSeconds: 1
 
 """#,
         "linux-oom": #"""

@@ -244,8 +244,8 @@ extension RealMemoryHost {
     static func app(of event: Event) -> AppID? {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
-            .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _),
-            .decompress(let app, _, _, _):
+            .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _, _),
+            .decompress(let app, _, _, _, _):
             return app
         case .level: return nil
         }

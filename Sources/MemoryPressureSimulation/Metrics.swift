@@ -38,11 +38,15 @@ public struct Metrics: Sendable, Hashable {
     public var bytesCompressed: Int64 = 0
     /// Uncompressed bytes decompressed when apps ran again.
     public var bytesDecompressed: Int64 = 0
+    /// Bytes of clean file pages reclaim dropped.
+    public var bytesEvicted: Int64 = 0
+    /// Bytes of file pages read again when apps ran again (refaults).
+    public var bytesRefaulted: Int64 = 0
     /// CPU seconds spent compressing.
     public var compressionSeconds = 0.0
-    /// Warm resumes that waited for decompression (a part of ``warmResumes``).
+    /// Warm resumes that waited for decompression or refaults (a part of ``warmResumes``).
     public var decompressedResumes = 0
-    /// Seconds the user waited for decompression on warm resumes (a part of ``launchWait``).
+    /// Seconds the user waited for decompression and refaults on warm resumes (a part of ``launchWait``).
     public var decompressionWait = 0.0
     /// The time-weighted average number of resident apps.
     public var averageResidentApps = 0.0
@@ -175,11 +179,13 @@ public struct MetricsCollector {
             killed.insert(app)
         case .notification:
             break
-        case .compress(_, let bytes, _, let seconds):
+        case .compress(_, let bytes, _, let evicted, let seconds):
             metrics.bytesCompressed = Self.saturatingSum(metrics.bytesCompressed, bytes.value)
+            metrics.bytesEvicted = Self.saturatingSum(metrics.bytesEvicted, evicted.value)
             metrics.compressionSeconds += seconds
-        case .decompress(let app, let bytes, _, let seconds):
+        case .decompress(let app, let bytes, _, let refaulted, let seconds):
             metrics.bytesDecompressed = Self.saturatingSum(metrics.bytesDecompressed, bytes.value)
+            metrics.bytesRefaulted = Self.saturatingSum(metrics.bytesRefaulted, refaulted.value)
             // An app the user brings back waits for it; one that starts executing on its own does not.
             if let launch = pendingLaunch, launch.id == app {
                 metrics.decompressedResumes += 1

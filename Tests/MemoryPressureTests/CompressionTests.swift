@@ -94,7 +94,7 @@ struct CompressionTests {
             ])
         let decompress = try #require(
             events.first { if case .decompress = $0.kind { true } else { false } })
-        #expect(decompress.jsonLine == #"{"t":40,"type":"decompress","app":"A","bytes":52428800,"stored":10485760,"seconds":0.05}"#)
+        #expect(decompress.jsonLine == #"{"t":40,"type":"decompress","app":"A","bytes":52428800,"stored":10485760,"refaulted":0,"seconds":0.05}"#)
         #expect(engine.status(of: "A")?.footprint == .mebibytes(100))
         #expect(engine.free == .mebibytes(120))
         #expect(engine.compressionStatus?.pooled == .mebibytes(50))
@@ -250,7 +250,7 @@ struct CompressionLoadingTests {
         var policy = try Policy(yaml: Self.valid, file: "x.yaml")
         policy.compression?.ratio = 0.5
         policy.compression?.compressible = 2
-        #expect(policy.problems.map(\.path) == ["compression.ratio", "compression.compressible"])
+        #expect(policy.problems.map(\.path) == ["compression.ratio", "compression.compressible", "compression.fileBacked"])
         #expect(throws: EngineError.self) { try PressureEngine(device: .iPhone4, policy: policy) }
     }
 }

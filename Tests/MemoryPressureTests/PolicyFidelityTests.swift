@@ -495,6 +495,7 @@ struct TieAndAssumptionTests {
             "jetsam": [.id, .id, .oldestInBand, .id], "jetsam-compressor": [.id, .id, .oldestInBand, .id],
             "android-lmkd": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
             "android-lmkd-zram": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
+            "android-lmkd-psi": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
         ]
         for name in Policy.shippedNames {
             #expect(try Policy.shipped(name).bands.map(\.effectiveTies) == expected[name], "\(name)")
@@ -508,6 +509,10 @@ struct TieAndAssumptionTests {
             "jetsam": ["memorystatus_kill_top_process", "memstat_proc_is_active_locked"],
             "jetsam-compressor": ["vm_compressor_low_on_space", "kMemorystatusKilledVMCompressorSpaceShortage"],
             "android-lmkd-zram": ["zram_drv.c", "proc_get_heaviest", "kswapd"],
+            "android-lmkd-psi": [
+                "mp_event_psi", "PRESSURE_AFTER_KILL", "NOT_RESPONDING", "LOW_SWAP_AND_THRASHING", "LOW_MEM_AND_SWAP",
+                "LOW_MEM_AND_THRASHING", "DIRECT_RECL_AND_THRASHING", "get_lowest_watermark",
+            ],
             "android-lmkd": ["find_and_kill_process", "proc_get_heaviest", "updateOomLevels", "computeOomAdjLSP"],
             "linux-oom": ["oom_badness", "select_bad_process"], "earlyoom": ["lowmem_sig", "is_larger"], "lru": [],
         ]

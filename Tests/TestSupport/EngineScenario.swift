@@ -69,10 +69,12 @@ extension Event {
             return "\(app) kill \(state.rawValue) \(notice.rawValue) \(Self.mib(freed))"
         case .notification(let app, let name, let count):
             return "\(app) notification \(name)×\(count)"
-        case .compress(let app, let bytes, let stored, _):
-            return "\(app) compress \(Self.mib(bytes)) into \(Self.mib(stored))"
-        case .decompress(let app, let bytes, let stored, _):
-            return "\(app) decompress \(Self.mib(bytes)) from \(Self.mib(stored))"
+        case .compress(let app, let bytes, let stored, let evicted, _):
+            let files = evicted.value > 0 ? " evict \(Self.mib(evicted))" : ""
+            return "\(app) compress \(Self.mib(bytes)) into \(Self.mib(stored))\(files)"
+        case .decompress(let app, let bytes, let stored, let refaulted, _):
+            let files = refaulted.value > 0 ? " refault \(Self.mib(refaulted))" : ""
+            return "\(app) decompress \(Self.mib(bytes)) from \(Self.mib(stored))\(files)"
         }
     }
 

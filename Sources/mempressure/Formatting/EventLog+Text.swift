@@ -72,8 +72,8 @@ enum EventLogText {
     private static func app(of event: Event) -> AppID? {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
-            .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _),
-            .decompress(let app, _, _, _):
+            .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _, _),
+            .decompress(let app, _, _, _, _):
             app
         case .level: nil
         }
@@ -95,10 +95,12 @@ enum EventLogText {
             return "killed while \(state.rawValue): \(reason); notice \(notice.rawValue); freed \(freed.formatted)"
         case .notification(_, let name, let count):
             return name + (count > 1 ? " (×\(count), coalesced)" : "")
-        case .compress(_, let bytes, let stored, let seconds):
-            return "compressed \(bytes.formatted) into \(stored.formatted); \(Event.number(seconds))s of CPU"
-        case .decompress(_, let bytes, let stored, let seconds):
-            return "decompressed \(bytes.formatted) from \(stored.formatted); waited \(Event.number(seconds))s"
+        case .compress(_, let bytes, let stored, let evicted, let seconds):
+            let files = evicted.value > 0 ? ", dropped \(evicted.formatted) of files" : ""
+            return "compressed \(bytes.formatted) into \(stored.formatted)\(files); \(Event.number(seconds))s of CPU"
+        case .decompress(_, let bytes, let stored, let refaulted, let seconds):
+            let files = refaulted.value > 0 ? ", read \(refaulted.formatted) of files again" : ""
+            return "decompressed \(bytes.formatted) from \(stored.formatted)\(files); waited \(Event.number(seconds))s"
         }
     }
 }
