@@ -5,7 +5,8 @@
 import IndexedHeapModule
 
 /// The engine's compressed-memory books: the model resolved on the device, the pool, each app's
-/// share of it, and the apps that reclaim may compress next.
+/// share of it, and the apps that reclaim may compress next (only apps that are not executing:
+/// suspended ones, in this lifecycle).
 struct CompressionBooks {
     let model: MemoryCompression
     /// Reclaim starts below this free memory (exclusive bound, as the level thresholds).
@@ -129,8 +130,9 @@ extension PressureEngine {
         guard compression != nil else { return }
         compression!.ensure(index)
         let state = apps[index].state
+        // Only an app that is not executing is compressed, whatever the match says.
         let wanted =
-            state.isResident && compression!.compressibleStates[index] & state.compressionBit != 0
+            state.isResident && !state.isExecuting && compression!.compressibleStates[index] & state.compressionBit != 0
             && !isReclaimed(index) && reclaimableBytes(of: index) >= CompressionBooks.page
         if wanted && compression!.handles[index] == nil {
             let handle = compression!.queue.insert(-apps[index].lastFrontmost)
@@ -283,7 +285,8 @@ extension PressureEngine {
                 return "\(app.id) has a stale reclaim handle"
             }
             let wanted =
-                app.state.isResident && books.compressibleStates[index] & app.state.compressionBit != 0
+                app.state.isResident && !app.state.isExecuting
+                && books.compressibleStates[index] & app.state.compressionBit != 0
                 && books.compressed[index] == 0 && books.evicted[index] == 0
                 && reclaimableBytes(of: index) >= CompressionBooks.page
             if wanted != (books.handles[index] != nil) {

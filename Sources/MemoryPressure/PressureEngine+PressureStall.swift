@@ -57,17 +57,21 @@ extension PressureEngine {
         public var highWatermark: Bytes
     }
 
-    /// The pressure signals now, or `nil` when the policy has no ``Policy/psi``.
+    /// The pressure signals at the engine's time (``now``), or `nil` when the policy has no
+    /// ``Policy/psi``. Once the window of the last stall is over, its stall reads 0, the
+    /// thrashing is the last window's and the limit is back to its setting.
     ///
     /// - Complexity: O(1)
     public var pressureStallStatus: PressureStallStatus? {
         guard let books = pressureStall else { return nil }
         let swap = zramSwap
+        let isOver = now >= books.windowStart + books.rule.windowSeconds
         return PressureStallStatus(
-            someMilliseconds: books.some * 1000, fullMilliseconds: books.full * 1000, thrashing: thrashing(),
-            thrashingLimit: books.thrashingLimit, swapTotal: Bytes(swap.total), swapFree: Bytes(swap.free),
-            minWatermark: Bytes(books.minWatermark), lowWatermark: Bytes(books.lowWatermark),
-            highWatermark: Bytes(books.highWatermark))
+            someMilliseconds: isOver ? 0 : books.some * 1000, fullMilliseconds: isOver ? 0 : books.full * 1000,
+            thrashing: isOver ? thrashing(includingPrevious: false) : thrashing(),
+            thrashingLimit: isOver ? books.rule.thrashingLimit : books.thrashingLimit, swapTotal: Bytes(swap.total),
+            swapFree: Bytes(swap.free), minWatermark: Bytes(books.minWatermark),
+            lowWatermark: Bytes(books.lowWatermark), highWatermark: Bytes(books.highWatermark))
     }
 
     /// zram as swap: its size is the pool's capacity, and what it holds is used.
