@@ -40,20 +40,24 @@ extension PressureEngine {
     /// The pressure signals of the simulated device under a policy with ``Policy/psi``, as lmkd
     /// reads them on a real one.
     public struct PressureStallStatus: Sendable, Hashable {
-        /// Milliseconds of "some" and "full" memory stall in the current window.
+        /// Milliseconds of "some" memory stall (at least one app waiting) in the current window.
         public var someMilliseconds: Double
+        /// Milliseconds of "full" memory stall (every allocation waiting) in the current window.
         public var fullMilliseconds: Double
         /// File cache refaulted in the window as a share of the file cache at its start, plus the
         /// last window's, in percent (lmkd's `thrashing`).
         public var thrashing: Int
         /// The thrashing limit in force.
         public var thrashingLimit: Int
-        /// Swap: zram's size and what is free of it.
+        /// Swap: zram's size (the compressed pool's capacity, uncompressed).
         public var swapTotal: Bytes
+        /// What is free of it.
         public var swapFree: Bytes
-        /// The zone watermarks.
+        /// The min zone watermark: below it an allocating task reclaims itself.
         public var minWatermark: Bytes
+        /// The low watermark: below it kswapd reclaims.
         public var lowWatermark: Bytes
+        /// The high watermark: where kswapd stops.
         public var highWatermark: Bytes
     }
 

@@ -156,7 +156,7 @@ public struct MetricDefinition: Sendable {
         .init(name: "resumes decompressed", key: "decompressedResumes", better: .neither, isDeterministic: true) {
             Double($0.decompressedResumes)
         },
-        .init(name: "  their wait (s)", key: "decompressionWait", better: .lower, isDeterministic: true) {
+        .init(name: "  decompression wait (s)", key: "decompressionWait", better: .lower, isDeterministic: true) {
             $0.decompressionWait
         },
         .init(name: "apps resident (mean)", key: "averageResidentApps", better: .higher, isDeterministic: true) {

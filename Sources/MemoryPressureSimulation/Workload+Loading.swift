@@ -3,7 +3,7 @@ import MemoryPressureFormats
 
 extension Workload {
     /// The built-in workloads by name.
-    public static let builtIn: [String: Workload] = ["phone": .phone, "server": .server]
+    public static let builtIn: [String: Workload] = ["phone": .phone, "phone-2024": .phone2024, "server": .server]
 
     /// Loads a workload file (YAML or JSON). `base:` names the built-in workload it starts from
     /// (`phone` unless given); every other key overrides one of its fields:
@@ -54,7 +54,8 @@ extension Workload {
         let document = try ConfigObject(try ConfigNode.parseYAML(text, file: file), file: file)
         let baseName = try document.optionalString("base") ?? "phone"
         guard var workload = Self.builtIn[baseName] else {
-            throw document.error("key \"base\": expected phone or server, found \"\(baseName)\"")
+            throw document.error(
+                "key \"base\": expected \(Self.builtIn.keys.sorted().joined(separator: ", ")), found \"\(baseName)\"")
         }
         workload.name = try document.optionalString("name") ?? baseName
         if let device = try document.optionalObject("device") {

@@ -35,7 +35,7 @@ struct CompareOptionsTests {
     func unknownWorkload() throws {
         let result = try runMempressure(["simulate", "--workload", "nosuch"])
         #expect(result.status == 66)
-        #expect(result.standardError.contains("built-in workloads: phone, server"), "\(result.standardError)")
+        #expect(result.standardError.contains("built-in workloads: phone, phone-2024, server"), "\(result.standardError)")
     }
 
     @Test("--baseline sets the paired section's reference; the oracle column and its gap row appear by default")

@@ -30,6 +30,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Compression's cost: each kill-only policy and its compressing variants, 30 users each.
+    let compressionConfiguration = Benchmark.Configuration(
+        metrics: CompressionCostBenchmark.metrics, timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one,
+        maxDuration: .seconds(10), maxIterations: 20)
+    for (name, workload) in [("phone", Workload.phone), ("phone-2024", Workload.phone2024)] {
+        for policy in CompressionCostBenchmark.policies {
+            let state = CompressionCostBenchmark(workload: workload, policy: policy)
+            Benchmark("Compression cost, 30 users: \(name), \(policy)", configuration: compressionConfiguration) {
+                benchmark in
+                state.run(benchmark)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+        }
+    }
+
     // Memory, each iteration in a clean process (see CleanProcess): the wall clock is that process's.
     func memoryConfiguration(_ metrics: [String: BenchmarkMetric]) -> Benchmark.Configuration {
         Benchmark.Configuration(

@@ -20,6 +20,8 @@ struct ComparisonChart {
 
     /// The metrics drawn as bars.
     static let barKeys = ["launchWait", "coldRelaunches", "kills", "foregroundKills"]
+    /// Drawn as bars too when some policy compresses memory.
+    static let compressionKeys = ["decompressionWait", "mibCompressed"]
     /// The metrics drawn as paired differences.
     static let forestKeys = ["launchWait", "coldRelaunches"]
 
@@ -43,7 +45,8 @@ struct ComparisonChart {
 
             """
         // Bar panels, one per metric, each with its own round axis.
-        let metrics = Self.barKeys.compactMap(MetricDefinition.named)
+        let compresses = comparison.runs.contains { $0.contains { $0.metrics.bytesCompressed > 0 } }
+        let metrics = (Self.barKeys + (compresses ? Self.compressionKeys : [])).compactMap(MetricDefinition.named)
         let panelWidth = plotWidth / Double(metrics.count)
         for (position, metric) in metrics.enumerated() {
             let x0 = left + Double(position) * panelWidth
