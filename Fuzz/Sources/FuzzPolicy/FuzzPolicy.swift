@@ -20,6 +20,25 @@ public func fuzzPolicy(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = engine.killOrder(limit: 10)
         _ = try? engine.refreshPressure(at: 1)
     }
+    // A short day under the policy, so its compression and PSI rules run: launches, Home, growth
+    // past every threshold, resumes.
+    if let engine = try? PressureEngine(device: Device(memory: .gibibytes(1), reserved: .mebibytes(24)), policy: policy) {
+        var time = 0.0
+        func step(_ action: Action) {
+            time += 0.4
+            _ = try? engine.apply(action, at: time)
+        }
+        for (index, id) in ["a", "b", "c", "d"].enumerated() {
+            step(.open(AppLaunch(id: AppID(id), footprint: .mebibytes(Int64(150 + 40 * index)))))
+            step(.home)
+        }
+        step(.open(AppLaunch(id: "e", footprint: .mebibytes(100))))
+        step(.allocate(app: "e", bytes: .mebibytes(400), purgeable: false))
+        step(.open(AppLaunch(id: "a", footprint: .mebibytes(150))))
+        step(.open(AppLaunch(id: "b", footprint: .mebibytes(190))))
+        step(.allocate(app: "b", bytes: .mebibytes(300), purgeable: false))
+        precondition(engine._invariantViolation() == nil, "invariant: \(engine._invariantViolation() ?? "")")
+    }
     return 0
 }
 
