@@ -37,6 +37,12 @@ public struct Event: Sendable, Hashable {
         /// An app that runs again got its memory back: `bytes` decompressed (`stored` bytes left
         /// the pool) and `refaulted` bytes of file pages read again; it waited `seconds` for them.
         case decompress(app: AppID, bytes: Bytes, stored: Bytes, refaulted: Bytes, seconds: Double)
+        /// The freezer wrote a compressed app's `bytes` (compressed) to storage, giving them back
+        /// to memory, in `seconds`.
+        case freeze(app: AppID, bytes: Bytes, seconds: Double)
+        /// A frozen app that runs again was read back from storage: `bytes` (compressed), for
+        /// which it waited `seconds` (its decompression follows).
+        case thaw(app: AppID, bytes: Bytes, seconds: Double)
     }
 
     /// The app-delegate callbacks (docs/DESIGN.md).

@@ -54,6 +54,46 @@ public struct MemoryCompression: Sendable, Hashable {
     /// `vm_compressor_low_on_space()` makes memorystatus kill with
     /// `kMemorystatusKilledVMCompressorSpaceShortage`); `nil`: a full pool only stops reclaim.
     public var shortageAt: Double?
+    /// XNU's freezer: compressed apps written out to storage, giving their pool memory back
+    /// (`nil`: none).
+    public var freezer: Freezer?
+
+    /// XNU's freezer (bsd/kern/kern_memorystatus_freeze.c): when reclaim has compressed a
+    /// suspended app, the freezer may write its compressed memory to storage, so the pool gives that
+    /// memory back; the app is frozen until it runs again, when it is read back (thawed). Its rules:
+    /// a minimum size, a most frozen apps at once, a daily budget of bytes written, and a minimum
+    /// number of suspended apps before anything is frozen.
+    public struct Freezer: Sendable, Hashable {
+        /// An app with less compressed memory (uncompressed bytes) is not frozen (`FREEZE_PAGES_MIN`).
+        public var minimum: Bytes
+        /// The most apps frozen at once (`memorystatus_frozen_processes_max`).
+        public var maxFrozen: Int
+        /// Compressed bytes the freezer may write in a day (`memorystatus_freeze_daily_mb_max`),
+        /// renewed every 24 hours of engine time.
+        public var dailyBudget: Bytes
+        /// Nothing is frozen while fewer apps than this are suspended
+        /// (`memorystatus_freeze_suspended_threshold`).
+        public var suspendedThreshold: Int
+        /// Seconds per MiB written to storage (the freezer's own work, not a wait anyone sees).
+        public var writeSecondsPerMiB: Double
+        /// Seconds an app waits per MiB read back when it thaws (before it is decompressed).
+        public var thawSecondsPerMiB: Double
+
+        /// A freezer; see each property.
+        ///
+        /// - Complexity: O(1)
+        public init(
+            minimum: Bytes, maxFrozen: Int, dailyBudget: Bytes, suspendedThreshold: Int, writeSecondsPerMiB: Double,
+            thawSecondsPerMiB: Double
+        ) {
+            self.minimum = minimum
+            self.maxFrozen = maxFrozen
+            self.dailyBudget = dailyBudget
+            self.suspendedThreshold = suspendedThreshold
+            self.writeSecondsPerMiB = writeSecondsPerMiB
+            self.thawSecondsPerMiB = thawSecondsPerMiB
+        }
+    }
 
     /// A compressed-memory model; see each property.
     ///
@@ -62,7 +102,7 @@ public struct MemoryCompression: Sendable, Hashable {
         mechanism: Mechanism, matches: [AppMatch], capacity: MemoryAmount, ratio: Double, compressible: Double,
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
-        refaultSecondsPerMiB: Double = 0
+        refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -76,6 +116,7 @@ public struct MemoryCompression: Sendable, Hashable {
         self.shortageAt = shortageAt
         self.fileBacked = fileBacked
         self.refaultSecondsPerMiB = refaultSecondsPerMiB
+        self.freezer = freezer
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
@@ -105,6 +146,23 @@ public struct MemoryCompression: Sendable, Hashable {
         }
         if let shortageAt, !(shortageAt > 0 && shortageAt <= 1) {
             problems.append(("compression.shortageAt", "expected a share of the capacity in (0, 1], found \(shortageAt)"))
+        }
+        if let freezer {
+            if !(0...1_000_000).contains(freezer.maxFrozen) {
+                problems.append(("compression.freezer.maxFrozen", "expected 0...1000000, found \(freezer.maxFrozen)"))
+            }
+            if !(0...1_000_000).contains(freezer.suspendedThreshold) {
+                problems.append(
+                    ("compression.freezer.suspendedThreshold", "expected 0...1000000, found \(freezer.suspendedThreshold)"))
+            }
+            if freezer.minimum.value < 0 || freezer.dailyBudget.value < 0 {
+                problems.append(("compression.freezer", "expected sizes of 0 or more"))
+            }
+            for (key, value) in [
+                ("writeSecondsPerMiB", freezer.writeSecondsPerMiB), ("thawSecondsPerMiB", freezer.thawSecondsPerMiB),
+            ] where !(value >= 0 && value <= 60) {
+                problems.append(("compression.freezer.\(key)", "expected 0.0...60.0 seconds per MiB, found \(value)"))
+            }
         }
         if case .fixed(let start) = startBelow, case .fixed(let stop) = stopAt,
             MemoryAmount.compare(stop, start) == .less

@@ -26,6 +26,15 @@ struct CompressionBooks {
     var stored: [Int64] = []
     /// Each app's clean file pages that reclaim dropped, by slot.
     var evicted: [Int64] = []
+    /// Whether each app's compressed memory is frozen (written to storage, out of the pool), by slot.
+    var frozen: [Bool] = []
+    /// Apps frozen now.
+    var frozenCount = 0
+    /// Suspended apps now (the freezer's threshold).
+    var suspendedCount = 0
+    /// What is left of the freezer's budget, and the day (of engine time) it is for.
+    var budgetRemaining: Int64 = 0
+    var budgetDay = -1
     /// The states in which each app may be compressed (``AppState/compressionBit``), by slot.
     var compressibleStates: [UInt8] = []
     /// Apps reclaim may compress: resident, in a compressible state, nothing reclaimed yet, at
@@ -57,6 +66,7 @@ struct CompressionBooks {
         compressed.append(contentsOf: repeatElement(0, count: count))
         stored.append(contentsOf: repeatElement(0, count: count))
         evicted.append(contentsOf: repeatElement(0, count: count))
+        frozen.append(contentsOf: repeatElement(false, count: count))
         compressibleStates.append(contentsOf: repeatElement(0, count: count))
         handles.append(contentsOf: repeatElement(nil, count: count))
     }
@@ -73,6 +83,8 @@ extension PressureEngine {
         public var capacity: Bytes
         /// Apps with memory in the pool.
         public var apps: Int
+        /// Apps frozen (their compressed memory in storage).
+        public var frozen: Int
     }
 
     /// The compressed pool, or `nil` when the policy has no compression.
@@ -82,7 +94,8 @@ extension PressureEngine {
         guard let books = compression else { return nil }
         return CompressionStatus(
             pooled: Bytes(books.pooled), stored: accountant.compressedPool, capacity: Bytes(books.capacity),
-            apps: books.compressed.reduce(0) { $0 + ($1 > 0 ? 1 : 0) })
+            apps: books.compressed.indices.reduce(0) { $0 + (books.compressed[$1] > 0 && !books.frozen[$1] ? 1 : 0) },
+            frozen: books.frozenCount)
     }
 
     /// The uncompressed bytes of `app` in the compressed pool (0 when none, or when the app is
@@ -110,15 +123,18 @@ extension PressureEngine {
     /// The compressed size of app `index`'s share of the pool (0 without compression).
     @inline(__always)
     func storedBytes(of index: Int) -> Int64 {
-        guard compression != nil, index < compression!.stored.count else { return 0 }
+        guard compression != nil, index < compression!.stored.count, !compression!.frozen[index] else { return 0 }
         return compression!.stored[index]
     }
 
-    /// Follows a state change of app `index`: an app that runs again is decompressed whole, and
-    /// the app is queued for reclaim or taken out as its new state requires.
-    func compressionFollowsState(_ index: Int) {
+    /// Follows a state change of app `index` from `old`: an app that runs again is decompressed
+    /// whole, and the app is queued for reclaim or taken out as its new state requires.
+    func compressionFollowsState(_ index: Int, from old: AppState) {
         guard compression != nil else { return }
         compression!.ensure(index)
+        let new = apps[index].state
+        if old == .suspended { compression!.suspendedCount -= 1 }
+        if new == .suspended { compression!.suspendedCount += 1 }
         if apps[index].state.isExecuting && isReclaimed(index) { decompress(index) }
         syncCompressionQueue(index)
     }
@@ -225,6 +241,31 @@ extension PressureEngine {
             .compress(
                 app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
                 seconds: seconds))
+        if model.freezer != nil { freezeIfAllowed(index) }
+    }
+
+    /// Freezes app `index`, just compressed, if the freezer's rules allow: enough compressed
+    /// memory, fewer than the most frozen apps, enough suspended apps, and budget left today.
+    private func freezeIfAllowed(_ index: Int) {
+        guard let freezer = compression!.model.freezer, apps[index].state == .suspended else { return }
+        let day = Int((now / 86_400).rounded(.down))
+        if day != compression!.budgetDay {
+            compression!.budgetDay = day
+            compression!.budgetRemaining = freezer.dailyBudget.value
+        }
+        let stored = compression!.stored[index]
+        guard compression!.compressed[index] >= Swift.max(freezer.minimum.value, 1),
+            compression!.frozenCount < freezer.maxFrozen,
+            compression!.suspendedCount >= freezer.suspendedThreshold,
+            stored <= compression!.budgetRemaining
+        else { return }
+        compression!.budgetRemaining -= stored
+        compression!.frozen[index] = true
+        compression!.frozenCount += 1
+        compression!.pooled &-= compression!.compressed[index]
+        accountant.chargePool(-stored)
+        let seconds = Double(stored) / 1_048_576 * freezer.writeSecondsPerMiB
+        log(.freeze(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
     }
 
     /// Gives app `index` back what reclaim took: its compressed bytes leave the pool and its file
@@ -234,6 +275,12 @@ extension PressureEngine {
         let bytes = compression!.compressed[index]
         let stored = compression!.stored[index]
         let refaulted = compression!.evicted[index]
+        if compression!.frozen[index], let freezer = model.freezer {
+            // Read back from storage first: it waits for the read, then for the decompression.
+            let seconds = Double(stored) / 1_048_576 * freezer.thawSecondsPerMiB
+            noteRefault(bytes: 0, waited: seconds)
+            log(.thaw(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
+        }
         dropFromPool(index)
         compression!.evicted[index] = 0
         apps[index].base &+= bytes &+ refaulted
@@ -254,8 +301,14 @@ extension PressureEngine {
         guard compression != nil, index < compression!.compressed.count else { return }
         if killed { compression!.evicted[index] = 0 }
         guard compression!.compressed[index] > 0 else { return }
-        accountant.chargePool(-compression!.stored[index])
-        compression!.pooled &-= compression!.compressed[index]
+        if compression!.frozen[index] {
+            // A frozen app's memory is in storage, not in the pool.
+            compression!.frozen[index] = false
+            compression!.frozenCount -= 1
+        } else {
+            accountant.chargePool(-compression!.stored[index])
+            compression!.pooled &-= compression!.compressed[index]
+        }
         compression!.compressed[index] = 0
         compression!.stored[index] = 0
     }
@@ -269,9 +322,17 @@ extension PressureEngine {
         }
         var pooled: Int64 = 0
         var stored: Int64 = 0
+        var frozen = 0
+        var suspended = 0
         for index in books.compressed.indices {
-            pooled += books.compressed[index]
-            stored += books.stored[index]
+            if books.frozen[index] {
+                frozen += 1
+                if books.compressed[index] == 0 { return "\(apps[index].id) is frozen with nothing compressed" }
+            } else {
+                pooled += books.compressed[index]
+                stored += books.stored[index]
+            }
+            if apps[index].state == .suspended { suspended += 1 }
             let app = apps[index]
             if books.compressed[index] > 0 || books.evicted[index] > 0 {
                 if !app.state.isResident || app.state.isExecuting {
@@ -298,6 +359,13 @@ extension PressureEngine {
             return "pool size \(accountant.compressedPool.value) != sum of the apps' compressed sizes \(stored)"
         }
         if pooled > books.capacity { return "the pool holds \(pooled) bytes, more than its capacity \(books.capacity)" }
+        if frozen != books.frozenCount { return "\(books.frozenCount) apps counted frozen, \(frozen) are" }
+        if let freezer = books.model.freezer, frozen > freezer.maxFrozen {
+            return "\(frozen) apps frozen, more than \(freezer.maxFrozen)"
+        }
+        if suspended != books.suspendedCount {
+            return "\(books.suspendedCount) apps counted suspended, \(suspended) are"
+        }
         let queued = books.handles.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         if queued != books.queue.count { return "the reclaim queue holds \(books.queue.count) apps, \(queued) expected" }
         return nil

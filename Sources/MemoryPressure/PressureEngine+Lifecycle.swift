@@ -352,7 +352,7 @@ extension PressureEngine {
         }
         checkLimit(index)
         syncKillQueue(index)
-        if compression != nil { compressionFollowsState(index) }
+        if compression != nil { compressionFollowsState(index, from: old) }
     }
 
     /// Delivers an app-delegate callback and logs it.

@@ -216,6 +216,7 @@ extension PressureEngine {
         if app.state.isForeground { foreground = index }
         accountant.charge(apps[index].footprint)
         apps[index].state = app.state
+        if compression != nil && app.state == .suspended { compression!.suspendedCount += 1 }
         bandSequence &+= 1
         apps[index].bandEntry = bandSequence
         checkLimit(index)

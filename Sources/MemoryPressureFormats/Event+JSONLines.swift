@@ -36,6 +36,12 @@ extension Event {
         case .decompress(let app, let bytes, let stored, let refaulted, let seconds):
             line += ",\"type\":\"decompress\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
             line += ",\"stored\":\(stored.value),\"refaulted\":\(refaulted.value),\"seconds\":" + Self.json(seconds)
+        case .freeze(let app, let bytes, let seconds):
+            line += ",\"type\":\"freeze\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
+            line += ",\"seconds\":" + Self.json(seconds)
+        case .thaw(let app, let bytes, let seconds):
+            line += ",\"type\":\"thaw\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
+            line += ",\"seconds\":" + Self.json(seconds)
         }
         return line + "}"
     }

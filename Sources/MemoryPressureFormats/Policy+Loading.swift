@@ -128,6 +128,34 @@ final class PolicyLoader {
             compression: compression, psi: psi)
     }
 
+    /// The `freezer:` part of a `compression:` section: every key required.
+    private func freezer(_ object: ConfigObject) throws(InputError) -> MemoryCompression.Freezer {
+        func size(_ key: String) throws(InputError) -> Bytes {
+            guard let value = try object.optionalSize(key) else {
+                throw object.error("missing key \"\(key)\": expected a size such as 8MiB")
+            }
+            return value
+        }
+        func count(_ key: String) throws(InputError) -> Int {
+            guard let value = try object.optionalInt(key, in: 0...1_000_000) else {
+                throw object.error("missing key \"\(key)\": expected an integer from 0 to 1000000")
+            }
+            return value
+        }
+        func seconds(_ key: String) throws(InputError) -> Double {
+            guard let value = try object.optionalNumber(key, in: 0...60, unit: "seconds") else {
+                throw object.error("missing key \"\(key)\": expected a number from 0 to 60 seconds")
+            }
+            return value
+        }
+        let freezer = MemoryCompression.Freezer(
+            minimum: try size("minimum"), maxFrozen: try count("maxFrozen"), dailyBudget: try size("dailyBudget"),
+            suspendedThreshold: try count("suspendedThreshold"), writeSecondsPerMiB: try seconds("writeSecondsPerMiB"),
+            thawSecondsPerMiB: try seconds("thawSecondsPerMiB"))
+        try object.finish()
+        return freezer
+    }
+
     /// The `psi:` section (lmkd's PSI mode): every key optional, lmkd's defaults otherwise.
     private func psi(_ object: ConfigObject) throws(InputError) -> PressureStallKills {
         func integer(_ key: String, _ range: ClosedRange<Int>) throws(InputError) -> Int? {
@@ -182,12 +210,13 @@ final class PolicyLoader {
         let shortageAt = try object.optionalNumber("shortageAt", in: 0.000_001...1, unit: "(a share of the capacity)")
         let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
+        let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
         try object.finish()
         let model = MemoryCompression(
             mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
-            refaultSecondsPerMiB: refaultCost)
+            refaultSecondsPerMiB: refaultCost, freezer: freezer)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

@@ -87,6 +87,12 @@ public enum PolicyYAML {
             if model.refaultSecondsPerMiB > 0 {
                 out += "  refaultSecondsPerMiB: \(number(model.refaultSecondsPerMiB))\n"
             }
+            if let freezer = model.freezer {
+                out += "  freezer: { minimum: \(freezer.minimum.value), maxFrozen: \(freezer.maxFrozen), "
+                out += "dailyBudget: \(freezer.dailyBudget.value), suspendedThreshold: \(freezer.suspendedThreshold), "
+                out += "writeSecondsPerMiB: \(number(freezer.writeSecondsPerMiB)), "
+                out += "thawSecondsPerMiB: \(number(freezer.thawSecondsPerMiB)) }\n"
+            }
         }
         if let psi = policy.psi {
             out += "\npsi:\n  partialStallMs: \(number(psi.partialStallMs))\n  completeStallMs: \(number(psi.completeStallMs))\n"

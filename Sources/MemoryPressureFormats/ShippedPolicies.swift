@@ -211,11 +211,20 @@ limits:                          # highwater limits, fatal as for apps
 # before the idle band's kills (10 %) and the critical threshold (5 %). Whole apps are compressed
 # and decompressed at once; real reclaim works page by page.
 #
-# Not modelled beyond `jetsam`: the freezer (suspended apps written to storage), compressor
-# thrashing kills (kMemorystatusKilledVMCompressorThrashing), swap to storage (macOS and
-# iPadOS with M-series chips), pages decompressed lazily after a resume.
+# - bsd/kern/kern_memorystatus_freeze.c: the freezer writes a suspended app's compressed memory to
+#   storage (memorystatus_freeze_process_sync()), giving the compressor's memory back; an app is
+#   eligible (memorystatus_is_process_eligible_for_freeze()) when suspended and not frozen, with at
+#   least FREEZE_PAGES_MIN pages, while fewer than memorystatus_frozen_processes_max apps are
+#   frozen, at least memorystatus_freeze_suspended_threshold apps are suspended, and the daily
+#   budget (memorystatus_freeze_daily_mb_max) has room. The constants below are as recalled from
+#   that file; this machine could not fetch it to check them. A frozen app is thawed (read back)
+#   when it runs again.
+#
+# Not modelled beyond `jetsam`: frozen apps moving to their own jetsam band, the freezer's
+# degradation and refreeze rules, compressor thrashing kills (kMemorystatusKilledVMCompressorThrashing),
+# swap to storage (macOS and iPadOS with M-series chips), pages decompressed lazily after a resume.
 name: jetsam-compressor
-summary: "XNU memorystatus over the VM compressor: suspended apps compressed (least recently used first) before jetsam's bands kill; a nearly full compressor kills"
+summary: "XNU memorystatus over the VM compressor and the freezer: suspended apps compressed (least recently used first), some frozen to storage, before jetsam's bands kill; a nearly full compressor kills"
 comparison: below
 
 thresholds:                      # memorystatus levels for notifications (≤ 3 GiB devices)
@@ -291,6 +300,13 @@ compression:
   decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
   refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from flash
   shortageAt: 0.98                 # c_segment_pages_compressed_nearing_limit: 98 % of the limit
+  freezer:                         # kern_memorystatus_freeze.c (values as recalled, see the header)
+    minimum: 8MiB                  # FREEZE_PAGES_MIN: 8 MB of pages
+    maxFrozen: 20                  # FREEZE_PROCESSES_MAX (memorystatus_frozen_processes_max)
+    dailyBudget: 1GiB              # FREEZE_DAILY_MB_MAX_DEFAULT: 1024 MB written a day
+    suspendedThreshold: 4          # FREEZE_SUSPENDED_THRESHOLD_DEFAULT
+    writeSecondsPerMiB: 0.002      # assumption: 500 MiB/s to flash
+    thawSecondsPerMiB: 0.001       # assumption: 1 GiB/s from flash
 
 """#,
         "android-lmkd": #"""

@@ -159,6 +159,12 @@ public struct MetricDefinition: Sendable {
         .init(name: "  decompression wait (s)", key: "decompressionWait", better: .lower, isDeterministic: true) {
             $0.decompressionWait
         },
+        .init(name: "MiB frozen", key: "mibFrozen", better: .neither, isDeterministic: true) {
+            Double($0.bytesFrozen) / 1_048_576
+        },
+        .init(name: "apps thawed", key: "thawedApps", better: .neither, isDeterministic: true) {
+            Double($0.thawedApps)
+        },
         .init(name: "apps resident (mean)", key: "averageResidentApps", better: .higher, isDeterministic: true) {
             $0.averageResidentApps
         },

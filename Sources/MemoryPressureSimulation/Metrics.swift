@@ -44,6 +44,10 @@ public struct Metrics: Sendable, Hashable {
     public var bytesRefaulted: Int64 = 0
     /// CPU seconds spent compressing.
     public var compressionSeconds = 0.0
+    /// Compressed bytes the freezer wrote to storage.
+    public var bytesFrozen: Int64 = 0
+    /// Frozen apps read back when they ran again.
+    public var thawedApps = 0
     /// Warm resumes that waited for decompression or refaults (a part of ``warmResumes``).
     public var decompressedResumes = 0
     /// Seconds the user waited for decompression and refaults on warm resumes (a part of ``launchWait``).
@@ -189,6 +193,14 @@ public struct MetricsCollector {
             // An app the user brings back waits for it; one that starts executing on its own does not.
             if let launch = pendingLaunch, launch.id == app {
                 metrics.decompressedResumes += 1
+                metrics.decompressionWait += seconds
+                metrics.launchWait += seconds
+            }
+        case .freeze(_, let bytes, _):
+            metrics.bytesFrozen = Self.saturatingSum(metrics.bytesFrozen, bytes.value)
+        case .thaw(let app, _, let seconds):
+            metrics.thawedApps += 1
+            if let launch = pendingLaunch, launch.id == app {
                 metrics.decompressionWait += seconds
                 metrics.launchWait += seconds
             }

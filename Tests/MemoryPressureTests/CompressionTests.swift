@@ -10,12 +10,13 @@ import TestSupport
 struct CompressionTests {
     /// ios4 with a compressor: on the 512 MiB test device (400 MiB usable) reclaim starts below
     /// 100 MiB free and stops at 150 MiB; half of an app's base memory compresses 5 to 1.
-    static func policy(capacity: String = "200MiB", shortageAt: String? = nil, match: String = "{ states: [suspended] }")
-        throws -> Policy
-    {
+    static func policy(
+        capacity: String = "200MiB", shortageAt: String? = nil, match: String = "{ states: [suspended] }",
+        freezer: String? = nil
+    ) throws -> Policy {
         var policy = Policy.ios4
         policy.name = "ios4-compressed"
-        let shortage = shortageAt.map { "\n  shortageAt: \($0)" } ?? ""
+        let shortage = (shortageAt.map { "\n  shortageAt: \($0)" } ?? "") + (freezer.map { "\n  freezer: \($0)" } ?? "")
         let text = """
             name: x
             thresholds: { critical: { enter: 1%, clear: 2% } }
@@ -190,6 +191,92 @@ struct CompressionTests {
             }
         }
         #expect(compressedSomething)
+    }
+}
+
+/// XNU's freezer (bsd/kern/kern_memorystatus_freeze.c) on the compression scenario: A and B
+/// suspended (100 MiB each), C in front; reclaim compresses A, then B (50 MiB into 10 each).
+@Suite("The freezer: eligibility, budget, thaw")
+struct FreezerTests {
+    static func freezer(minimum: String = "8MiB", maxFrozen: Int = 1, budget: String = "1GiB", threshold: Int = 2)
+        -> String
+    {
+        "{ minimum: \(minimum), maxFrozen: \(maxFrozen), dailyBudget: \(budget), suspendedThreshold: \(threshold), "
+            + "writeSecondsPerMiB: 0.002, thawSecondsPerMiB: 0.004 }"
+    }
+
+    static func reclaim(_ freezer: String) throws -> (PressureEngine, [String]) {
+        let engine = CompressionTests.engine(try CompressionTests.policy(freezer: freezer))
+        try CompressionTests.threeApps(engine)
+        let events = try engine.step(30, .allocate(app: "C", bytes: .mebibytes(20), purgeable: false))
+        return (engine, events)
+    }
+
+    @Test("a compressed suspended app is frozen: its pool memory comes back; at most maxFrozen apps")
+    func freezes() throws {
+        let (engine, events) = try Self.reclaim(Self.freezer())
+        // A frozen gives its 10 MiB of pool back: 80 + 40 + 10 = 130 < 150, so B is compressed too,
+        // but not frozen (memorystatus_frozen_processes_max, here 1).
+        #expect(events == ["A compress 50MiB into 10MiB", "A freeze 10MiB", "B compress 50MiB into 10MiB"])
+        #expect(engine.free == .mebibytes(170))
+        #expect(engine.compressionStatus?.frozen == 1)
+        #expect(engine.compressionStatus?.stored == .mebibytes(10))
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test(
+        "nothing is frozen below the minimum size, with too few suspended apps, or past the daily budget",
+        arguments: [
+            FreezerTests.freezer(minimum: "60MiB"), FreezerTests.freezer(threshold: 3),
+            FreezerTests.freezer(maxFrozen: 0), FreezerTests.freezer(budget: "5MiB"),
+        ])
+    func eligibility(freezer: String) throws {
+        let (engine, events) = try Self.reclaim(freezer)
+        #expect(events == ["A compress 50MiB into 10MiB", "B compress 50MiB into 10MiB"])
+        #expect(engine.compressionStatus?.frozen == 0)
+    }
+
+    @Test("the daily budget is renewed every 24 hours of engine time")
+    func budget() throws {
+        let (engine, events) = try Self.reclaim(Self.freezer(maxFrozen: 5, budget: "15MiB"))
+        #expect(events == ["A compress 50MiB into 10MiB", "A freeze 10MiB", "B compress 50MiB into 10MiB"])
+        // A day later B comes back and grows; reclaim compresses C (its 120 MiB: 60 into 12), which
+        // the renewed 15 MiB budget can freeze (yesterday's 5 MiB left could not).
+        try engine.step(90_000, .open(AppLaunch(id: "B", footprint: .mebibytes(100))))
+        let later = try engine.step(90_001, .allocate(app: "B", bytes: .mebibytes(60), purgeable: false))
+        #expect(later.filter { $0.contains("compress") || $0.contains("freeze") }
+            == ["C compress 60MiB into 12MiB", "C freeze 12MiB"])
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("a frozen app that comes back is thawed, then decompressed; it waits for both")
+    func thaw() throws {
+        var trace = Trace(device: Device(memory: .mebibytes(512), reserved: .mebibytes(112)))
+        for (time, id) in [(0.0, "A"), (10, "B"), (20, "C")] {
+            if time > 0 { trace.entries.append(Trace.Entry(time: time - 1, action: .home)) }
+            trace.entries.append(
+                Trace.Entry(time: time, action: .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(100)))))
+        }
+        trace.entries.append(Trace.Entry(time: 30, action: .allocate(app: "C", bytes: .mebibytes(20), purgeable: false)))
+        trace.entries.append(Trace.Entry(time: 40, action: .open(AppLaunch(id: "A", footprint: .mebibytes(100)))))
+        let policy = try CompressionTests.policy(freezer: Self.freezer())
+        let events = try Replay.events(trace, policy: policy).map(\.compact)
+        let resume = events.drop { !$0.hasPrefix("A willEnterForeground") }
+        #expect(Array(resume.prefix(4)) == ["A willEnterForeground", "A suspended→inactive", "A thaw 10MiB", "A decompress 50MiB from 10MiB"])
+        let metrics = try SimulationRun.run(trace, policy: policy).metrics
+        #expect(metrics.bytesFrozen == 10 << 20 && metrics.thawedApps == 1)
+        // 10 MiB read at 4 ms/MiB, then 50 MiB decompressed at 1 ms/MiB.
+        #expect(abs(metrics.decompressionWait - 0.09) < 1e-9)
+    }
+
+    @Test("killing a frozen app frees its resident memory only: its compressed memory is in storage")
+    func killFrozen() throws {
+        let (engine, _) = try Self.reclaim(Self.freezer())
+        // 170 MiB free; 170 MiB more leaves none: ios4 kills the heaviest suspended apps, A first
+        // (50 MiB resident, as B; ties by id).
+        let kills = try engine.step(31, .allocate(app: "C", bytes: .mebibytes(170), purgeable: false))
+        #expect(kills.contains("A kill suspended none 50MiB"))
+        #expect(engine._invariantViolation() == nil)
     }
 }
 

@@ -507,7 +507,10 @@ struct TieAndAssumptionTests {
         let sources: [String: [String]] = [
             "ios4": ["kern_memorystatus"],
             "jetsam": ["memorystatus_kill_top_process", "memstat_proc_is_active_locked"],
-            "jetsam-compressor": ["vm_compressor_low_on_space", "kMemorystatusKilledVMCompressorSpaceShortage"],
+            "jetsam-compressor": [
+                "vm_compressor_low_on_space", "kMemorystatusKilledVMCompressorSpaceShortage",
+                "memorystatus_is_process_eligible_for_freeze",
+            ],
             "android-lmkd-zram": ["zram_drv.c", "proc_get_heaviest", "kswapd"],
             "android-lmkd-psi": [
                 "mp_event_psi", "PRESSURE_AFTER_KILL", "NOT_RESPONDING", "LOW_SWAP_AND_THRASHING", "LOW_MEM_AND_SWAP",

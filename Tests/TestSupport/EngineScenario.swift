@@ -75,6 +75,10 @@ extension Event {
         case .decompress(let app, let bytes, let stored, let refaulted, _):
             let files = refaulted.value > 0 ? " refault \(Self.mib(refaulted))" : ""
             return "\(app) decompress \(Self.mib(bytes)) from \(Self.mib(stored))\(files)"
+        case .freeze(let app, let bytes, _):
+            return "\(app) freeze \(Self.mib(bytes))"
+        case .thaw(let app, let bytes, _):
+            return "\(app) thaw \(Self.mib(bytes))"
         }
     }
 

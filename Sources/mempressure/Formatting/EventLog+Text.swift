@@ -66,6 +66,8 @@ enum EventLogText {
         case .notification: "notification"
         case .compress: "compress"
         case .decompress: "decompress"
+        case .freeze: "freeze"
+        case .thaw: "thaw"
         }
     }
 
@@ -73,7 +75,7 @@ enum EventLogText {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
             .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _, _),
-            .decompress(let app, _, _, _, _):
+            .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _):
             app
         case .level: nil
         }
@@ -101,6 +103,10 @@ enum EventLogText {
         case .decompress(_, let bytes, let stored, let refaulted, let seconds):
             let files = refaulted.value > 0 ? ", read \(refaulted.formatted) of files again" : ""
             return "decompressed \(bytes.formatted) from \(stored.formatted)\(files); waited \(Event.number(seconds))s"
+        case .freeze(_, let bytes, let seconds):
+            return "froze: wrote \(bytes.formatted) to storage in \(Event.number(seconds))s"
+        case .thaw(_, let bytes, let seconds):
+            return "thawed: read \(bytes.formatted) back; waited \(Event.number(seconds))s"
         }
     }
 }
