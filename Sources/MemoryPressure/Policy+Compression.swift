@@ -30,8 +30,28 @@ public struct MemoryCompression: Sendable, Hashable {
     /// The most the pool takes in, in uncompressed bytes: zram's `disksize`, XNU's
     /// `c_segment_pages_compressed_limit`. A percentage is of the device's memory.
     public var capacity: MemoryAmount
-    /// Uncompressed bytes per compressed byte (at least 1).
+    /// Uncompressed bytes per compressed byte (at least 1), for apps no entry of ``ratios`` matches.
     public var ratio: Double
+    /// Ratios for some apps (media apps whose memory holds decoded images compress worse than a
+    /// text app's heap): the first entry that matches the app, in the state it is compressed in,
+    /// gives its ratio.
+    public var ratios: [AppRatio]
+
+    /// A compression ratio for the apps matching any of `matches`.
+    public struct AppRatio: Sendable, Hashable {
+        /// Which apps.
+        public var matches: [AppMatch]
+        /// Their ratio (at least 1).
+        public var ratio: Double
+
+        /// An entry; see each property.
+        ///
+        /// - Complexity: O(1)
+        public init(matches: [AppMatch], ratio: Double) {
+            self.matches = matches
+            self.ratio = ratio
+        }
+    }
     /// The share of an app's base memory (not its views or purgeable caches) that is anonymous
     /// and so can be compressed, 0…1.
     public var compressible: Double
@@ -102,7 +122,7 @@ public struct MemoryCompression: Sendable, Hashable {
         mechanism: Mechanism, matches: [AppMatch], capacity: MemoryAmount, ratio: Double, compressible: Double,
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
-        refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil
+        refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = []
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -117,6 +137,7 @@ public struct MemoryCompression: Sendable, Hashable {
         self.fileBacked = fileBacked
         self.refaultSecondsPerMiB = refaultSecondsPerMiB
         self.freezer = freezer
+        self.ratios = ratios
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
@@ -128,6 +149,9 @@ public struct MemoryCompression: Sendable, Hashable {
         if matches.isEmpty { problems.append(("compression.match", "expected at least one condition")) }
         if !(ratio >= 1 && ratio <= 100) {
             problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))
+        }
+        for (index, entry) in ratios.enumerated() where !(entry.ratio >= 1 && entry.ratio <= 100) {
+            problems.append(("compression.ratios[\(index)].ratio", "expected 1.0...100.0, found \(entry.ratio)"))
         }
         if !(compressible >= 0 && compressible <= 1) {
             problems.append(("compression.compressible", "expected 0.0...1.0 (a share of base memory), found \(compressible)"))

@@ -23,6 +23,7 @@ struct PolicyMatcher {
         for protection in policy.protections { texts += protection.matches.flatMap { $0.names ?? [] } }
         for limit in policy.limits { texts += limit.matches.flatMap { $0.names ?? [] } }
         texts += (policy.compression?.matches ?? []).flatMap { $0.names ?? [] }
+        texts += (policy.compression?.ratios ?? []).flatMap(\.matches).flatMap { $0.names ?? [] }
         texts += policy.preferences.map(\.pattern)
         var compiled: [String: NamePattern] = [:]
         for text in texts where compiled[text] == nil {

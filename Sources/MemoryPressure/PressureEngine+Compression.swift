@@ -226,7 +226,7 @@ extension PressureEngine {
         let model = compression!.model
         let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
         let evicted = evictableBytes(of: index)
-        let stored = Swift.max(Int64((Double(bytes) / model.ratio).rounded(.up)), bytes > 0 ? 1 : 0)
+        let stored = Swift.max(Int64((Double(bytes) / ratio(of: index)).rounded(.up)), bytes > 0 ? 1 : 0)
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
         compression!.evicted[index] = evicted
@@ -266,6 +266,18 @@ extension PressureEngine {
         accountant.chargePool(-stored)
         let seconds = Double(stored) / 1_048_576 * freezer.writeSecondsPerMiB
         log(.freeze(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
+    }
+
+    /// The compression ratio of app `index` in its current state: the first matching entry of
+    /// ``MemoryCompression/ratios``, else the model's ratio.
+    ///
+    /// - Complexity: O(entries × conditions), name patterns included.
+    func ratio(of index: Int) -> Double {
+        let model = compression!.model
+        guard !model.ratios.isEmpty else { return model.ratio }
+        let state = apps[index].state
+        let subject = subject(of: index, in: state)
+        return model.ratios.first { matcher.matchesAny($0.matches, subject, state: state) }?.ratio ?? model.ratio
     }
 
     /// Gives app `index` back what reclaim took: its compressed bytes leave the pool and its file

@@ -211,12 +211,30 @@ final class PolicyLoader {
         let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
         let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
+        var ratios: [MemoryCompression.AppRatio] = []
+        if let node = object.optional("ratios") {
+            guard case .array(let elements) = node.value else {
+                throw object.error(at: node, key: "ratios", "expected a list of { match, ratio }")
+            }
+            let path = ConfigObject.join(object.path, "ratios")
+            for (position, element) in elements.enumerated() {
+                let entry = try ConfigObject(element, file: file, path: "\(path)[\(position)]")
+                guard entry.optional("match") != nil else {
+                    throw entry.error("missing key \"match\": expected the apps this ratio applies to")
+                }
+                let matches = try self.matches(entry)
+                guard let ratio = try entry.optionalNumber("ratio", in: 1...100, unit: "(uncompressed bytes per compressed byte)")
+                else { throw entry.error("missing key \"ratio\": expected a number from 1 to 100") }
+                try entry.finish()
+                ratios.append(MemoryCompression.AppRatio(matches: matches, ratio: ratio))
+            }
+        }
         try object.finish()
         let model = MemoryCompression(
             mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
-            refaultSecondsPerMiB: refaultCost, freezer: freezer)
+            refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

@@ -78,6 +78,12 @@ public enum PolicyYAML {
         if let model = policy.compression {
             out += "\ncompression:\n  mechanism: \(model.mechanism.rawValue)\n  match: \(matches(model.matches))\n"
             out += "  capacity: \(model.capacity)\n  ratio: \(number(model.ratio))\n"
+            if !model.ratios.isEmpty {
+                out += "  ratios:\n"
+                for entry in model.ratios {
+                    out += "    - { match: \(matches(entry.matches)), ratio: \(number(entry.ratio)) }\n"
+                }
+            }
             out += "  compressible: \(number(model.compressible))\n"
             out += "  startBelow: \(model.startBelow)\n  stopAt: \(model.stopAt)\n"
             out += "  compressSecondsPerMiB: \(number(model.compressSecondsPerMiB))\n"

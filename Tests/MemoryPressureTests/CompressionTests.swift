@@ -136,6 +136,23 @@ struct CompressionTests {
         #expect(engine._invariantViolation() == nil)
     }
 
+    @Test("an app's own ratio: the first entry of ratios that matches it, else the model's")
+    func perAppRatio() throws {
+        var policy = try Self.policy()
+        policy.compression?.ratios = [
+            MemoryCompression.AppRatio(matches: [AppMatch(names: ["^A$"])], ratio: 2.5),
+            MemoryCompression.AppRatio(matches: [AppMatch(states: [.suspended])], ratio: 10),
+        ]
+        let engine = Self.engine(policy)
+        try Self.threeApps(engine)
+        let events = try engine.step(30, .allocate(app: "C", bytes: .mebibytes(20), purgeable: false))
+        #expect(events == ["A compress 50MiB into 20MiB", "B compress 50MiB into 5MiB"])
+        let shown = try Policy(yaml: PolicyYAML.render(policy), file: "shown.yaml")
+        #expect(shown.compression == policy.compression)
+        policy.compression?.ratios[0].ratio = 0.5
+        #expect(policy.problems.map(\.path) == ["compression.ratios[0].ratio"])
+    }
+
     @Test("only apps the compression matches are compressed: an app playing audio in the background is not")
     func matchesOnly() throws {
         let engine = Self.engine(try Self.policy())
@@ -317,6 +334,8 @@ struct CompressionLoadingTests {
             ("  compressible: 0.6\n", "", "compression", "missing key \"compressible\""),
             ("  stopAt: 256MiB\n", "  stopAt: 100MiB\n", "compression", "at or above \"startBelow\""),
             ("  ratio: 2.5\n", "  ratio: 2.5\n  colour: red\n", "compression", "unknown key \"colour\""),
+            ("  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ match: { names: [a] }, ratio: 0.5 }]\n", "compression.ratios[0]", "from 1 to 100"),
+            ("  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ ratio: 2 }]\n", "compression.ratios[0]", "missing key \"match\""),
         ])
     func refused(old: String, new: String, path: String, expected: String) throws {
         let text = Self.valid.replacingOccurrences(of: old, with: new)
