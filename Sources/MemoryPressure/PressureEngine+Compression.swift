@@ -135,7 +135,7 @@ extension PressureEngine {
         let new = apps[index].state
         if old == .suspended { compression!.suspendedCount -= 1 }
         if new == .suspended { compression!.suspendedCount += 1 }
-        if apps[index].state.isExecuting && isReclaimed(index) { decompress(index) }
+        if new.isExecuting && isReclaimed(index) { decompress(index) }
         syncCompressionQueue(index)
     }
 
@@ -216,16 +216,18 @@ extension PressureEngine {
     func reclaimByCompression() {
         guard compressionIsDue else { return }
         while accountant.free.value < compression!.stopBelow, reclaimHasRoom, let top = compression!.queue.max {
-            compress(Int(compression!.appByQueueSlot[top.handle.index]))
+            // An app that gives nothing (a full pool and no file pages worth a byte) ends reclaim.
+            guard compress(Int(compression!.appByQueueSlot[top.handle.index])) else { break }
         }
     }
 
     /// Compresses the compressible share of app `index`'s base memory (what the pool still takes)
-    /// and drops its clean file pages.
-    private func compress(_ index: Int) {
+    /// and drops its clean file pages; returns whether it took anything.
+    private func compress(_ index: Int) -> Bool {
         let model = compression!.model
         let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
         let evicted = evictableBytes(of: index)
+        guard bytes > 0 || evicted > 0 else { return false }
         let stored = Swift.max(Int64((Double(bytes) / ratio(of: index)).rounded(.up)), bytes > 0 ? 1 : 0)
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
@@ -242,6 +244,7 @@ extension PressureEngine {
                 app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
                 seconds: seconds))
         if model.freezer != nil { freezeIfAllowed(index) }
+        return true
     }
 
     /// Freezes app `index`, just compressed, if the freezer's rules allow: enough compressed

@@ -136,6 +136,18 @@ struct CompressionTests {
         #expect(engine._invariantViolation() == nil)
     }
 
+    @Test("a full pool with next to no file pages ends reclaim: it never spins on an app that gives nothing")
+    func fullPoolEndsReclaim() throws {
+        var policy = try Self.policy(capacity: "50MiB")
+        policy.compression?.fileBacked = 1e-12
+        let engine = Self.engine(policy)
+        try Self.threeApps(engine)
+        let events = try engine.step(30, .allocate(app: "C", bytes: .mebibytes(20), purgeable: false))
+        #expect(events == ["A compress 50MiB into 10MiB"])
+        #expect(engine.free == .mebibytes(120))
+        #expect(engine._invariantViolation() == nil)
+    }
+
     @Test("an app's own ratio: the first entry of ratios that matches it, else the model's")
     func perAppRatio() throws {
         var policy = try Self.policy()
