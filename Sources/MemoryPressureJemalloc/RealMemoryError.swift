@@ -17,7 +17,7 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
     /// (both in engine bytes) differ: the mirror missed an effect of the action. A bug; the
     /// host is unusable afterwards.
     case outOfSync(app: AppID, step: String, engine: Bytes, mirrored: Bytes)
-    /// The policy compresses memory (``Policy/compression``): a host's arenas hold real bytes,
+    /// The policy compresses memory (`Policy.compression`): a host's arenas hold real bytes,
     /// which it cannot compress.
     case compressionNotMirrored(policy: String)
 

@@ -34,7 +34,7 @@ public struct Metrics: Sendable, Hashable {
     public var secondsAtLevel: [PressureLevel: Double] = [:]
     /// Views loaded again after a purge released them (`viewDidLoad` of a view the app had before).
     public var viewsReloaded = 0
-    /// Uncompressed bytes reclaim compressed (``Policy/compression``).
+    /// Uncompressed bytes reclaim compressed (`Policy.compression`).
     public var bytesCompressed: Int64 = 0
     /// Uncompressed bytes decompressed when apps ran again.
     public var bytesDecompressed: Int64 = 0
