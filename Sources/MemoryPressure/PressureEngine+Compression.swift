@@ -120,6 +120,23 @@ extension PressureEngine {
         syncCompressionQueue(index)
     }
 
+    /// What zram holds, uncompressed: the apps' swap entries in it (0 for another mechanism).
+    @inline(__always)
+    var zramHeld: Int64 {
+        guard compression != nil, compression!.model.mechanism == .zram else { return 0 }
+        return compression!.pooled
+    }
+
+    /// App `index`'s swap entries in zram, uncompressed (0 for another mechanism): they count in
+    /// `oom_badness` as `MM_SWAPENTS`.
+    @inline(__always)
+    func zramBytes(of index: Int) -> Int64 {
+        guard compression != nil, compression!.model.mechanism == .zram, index < compression!.compressed.count else {
+            return 0
+        }
+        return compression!.compressed[index]
+    }
+
     /// The compressed size of app `index`'s share of the pool (0 without compression).
     @inline(__always)
     func storedBytes(of index: Int) -> Int64 {
@@ -244,7 +261,15 @@ extension PressureEngine {
                 app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
                 seconds: seconds))
         if model.freezer != nil { freezeIfAllowed(index) }
+        swapChanged()
         return true
+    }
+
+    /// Free swap moved (zram took or gave back pages): levels with a free-swap condition
+    /// (earlyoom's) re-read it.
+    @inline(__always)
+    func swapChanged() {
+        if hasSwapConditions && compression!.model.mechanism == .zram { updateLevelBounds() }
     }
 
     /// Freezes app `index`, just compressed, if the freezer's rules allow: enough compressed
@@ -326,6 +351,7 @@ extension PressureEngine {
         }
         compression!.compressed[index] = 0
         compression!.stored[index] = 0
+        swapChanged()
     }
 
     /// What is wrong with the compressed-memory books, if anything: the pool is the sum of the

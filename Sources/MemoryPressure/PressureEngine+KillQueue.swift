@@ -67,7 +67,7 @@ extension PressureEngine {
         case .badness:
             // Points go negative with a negative oom_score_adj and the kernel still compares them:
             // bias by totalpages (the most an adj of -1000 can subtract) to keep their order.
-            let pages = badnessPages(of: index) &+ accountant.device.badnessTotal.value / Self.pageSize
+            let pages = badnessPages(of: index) &+ badnessTotal / Self.pageSize
             return pages <= 0 ? 0 : Swift.min(UInt64(pages) >> UInt64(extraShift), mask)
         case .oomScore:
             let score = UInt64(Swift.min(Swift.max(oomScore(of: index) &+ Self.scoreBias, 0), 4095))
@@ -146,9 +146,10 @@ extension PressureEngine {
     @inline(__always)
     func badnessPages(of index: Int) -> Int64 {
         return KernelOOMFormula.points(
-            resident: apps[index].footprint, swap: swapBytes(of: index), pageTables: pageTableBytes(of: index),
+            resident: apps[index].footprint, swap: swapBytes(of: index) &+ zramBytes(of: index),
+            pageTables: pageTableBytes(of: index),
             oomScoreAdj: Int64(effectiveOomScoreAdj(of: index, in: apps[index].state)),
-            totalPages: accountant.device.badnessTotal.value / Self.pageSize, pageSize: Self.pageSize)
+            totalPages: badnessTotal / Self.pageSize, pageSize: Self.pageSize)
     }
 
     /// `/proc/<pid>/oom_score` as `fs/proc/base.c` computes it since Linux 5.9:
@@ -159,7 +160,7 @@ extension PressureEngine {
     @inline(__always)
     func oomScore(of index: Int) -> Int {
         let score = KernelOOMFormula.oomScore(
-            points: badnessPages(of: index), totalPages: accountant.device.badnessTotal.value / Self.pageSize)
+            points: badnessPages(of: index), totalPages: badnessTotal / Self.pageSize)
         return Int(score) &+ Int(apps[index].preference)
     }
 
@@ -167,7 +168,7 @@ extension PressureEngine {
     @inline(__always)
     func preferenceBytes(of index: Int) -> Int64 {
         guard hasPreferences else { return 0 }
-        return Int64(apps[index].preference) &* accountant.device.badnessTotal.value / 1000
+        return Int64(apps[index].preference) &* badnessTotal / 1000
     }
 
     /// The band of app `index` in its current state, or ``BandTable/none``.

@@ -22,10 +22,10 @@ extension PressureEngine {
         !hasSwapConditions || swapFreeBytes < swapBelow[level.rawValue]
     }
 
-    /// Free swap in bytes: the device's swap minus the apps' swap entries and the swap used
-    /// outside them, never negative.
+    /// Free swap in bytes: all the swap (``swapTotal``) minus the apps' swap entries, what zram
+    /// holds, and the swap used outside them, never negative.
     var swapFreeBytes: Int64 {
-        Swift.max(accountant.device.swap.value &- appSwap &- unattributedSwap, 0)
+        Swift.max(swapTotal &- appSwap &- unattributedSwap &- zramHeld, 0)
     }
 
     /// Free swap: the device's swap minus the resident apps' swap entries and the swap used
@@ -49,7 +49,7 @@ extension PressureEngine {
 
     /// ``setSwapFree(_:)``'s work, at once.
     func setSwapFreeNow(_ bytes: Bytes) {
-        unattributedSwap = Swift.max(accountant.device.swap.value &- bytes.value &- appSwap, 0)
+        unattributedSwap = Swift.max(swapTotal &- bytes.value &- appSwap &- zramHeld, 0)
         updateLevelBounds()
     }
 

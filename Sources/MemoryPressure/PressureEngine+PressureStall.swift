@@ -78,11 +78,8 @@ extension PressureEngine {
             lowWatermark: Bytes(books.lowWatermark), highWatermark: Bytes(books.highWatermark))
     }
 
-    /// zram as swap: its size is the pool's capacity, and what it holds is used.
-    var zramSwap: (total: Int64, free: Int64) {
-        guard let books = compression else { return (0, 0) }
-        return (books.capacity, Swift.max(books.capacity &- books.pooled, 0))
-    }
+    /// Swap as lmkd reads it (`SwapTotal`, `SwapFree`): the device's and zram's.
+    var zramSwap: (total: Int64, free: Int64) { (swapTotal, swapFreeBytes) }
 
     /// The file cache: the file-backed share of every resident app's memory.
     var fileCache: Int64 {

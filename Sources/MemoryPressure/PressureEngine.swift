@@ -97,6 +97,11 @@ public final class PressureEngine {
     let swapBelow: [Int64]
     /// Whether any level has a free-swap condition.
     let hasSwapConditions: Bool
+    /// All the swap there is: the device's, plus zram's size under a policy that swaps to zram
+    /// (`SwapTotal`).
+    let swapTotal: Int64
+    /// The total `oom_badness` scales by: memory plus all the swap (the kernel's `totalpages`).
+    let badnessTotal: Int64
     /// Each band's own start and stop points (exclusive bounds; `.min`: the band follows the kill rule).
     let bandKillBelow: [Int64]
     let bandKillUntil: [Int64]
@@ -231,11 +236,16 @@ public final class PressureEngine {
         clearAbove = [0] + levels.map { $0?.clear.resolved(against: usable).value ?? .min }
         // In lmkd's PSI mode the kill rule's target never starts kills (its own rules do).
         killTarget = policy.psi != nil ? .min : policy.kills.target.resolved(against: usable).value &+ inclusive
+        // zram is swap: its size adds to the device's (free swap, earlyoom's condition, oom_badness).
+        let zramSize = policy.compression.map { $0.mechanism == .zram ? $0.capacity.resolved(against: device.memory).value : 0 } ?? 0
+        let swapTotal = device.swap.value &+ zramSize
+        self.swapTotal = swapTotal
+        badnessTotal = device.memory.value &+ swapTotal
         swapBelow =
             [.max]
             + levels.map { level in
-                guard let swap = level?.swapFree, device.swap.value > 0 else { return .max }
-                return swap.resolved(against: device.swap).value &+ inclusive
+                guard let swap = level?.swapFree, swapTotal > 0 else { return .max }
+                return swap.resolved(against: Bytes(swapTotal)).value &+ inclusive
             }
         hasSwapConditions = swapBelow.contains { $0 != .max }
         bandKillBelow = policy.bands.map { $0.killBelow.map { $0.resolved(on: device).value &+ inclusive } ?? .min }

@@ -791,6 +791,69 @@ protect:
 preferences: []
 
 """#,
+        "earlyoom-zram": #"""
+# earlyoom-zram — `earlyoom` (policies/earlyoom.yaml: every threshold and rule below is that
+# policy's, with its sources) on a system that swaps to zram, as Fedora Workstation has shipped
+# since Fedora 33 (earlyoom enabled by default, swap on zram by zram-generator).
+#
+# Sources:
+# - Fedora's "SwapOnZRAM" change (Fedora 33, fedoraproject.org/wiki/Changes/SwapOnZRAM):
+#   zram-generator sets up /dev/zram0 as swap with zram-size = min(ram / 2, 4096) MiB — 50 % of
+#   memory up to an 8 GiB machine (`capacity: 50%`; on a larger one, write its 4 GiB).
+# - earlyoom's main.c lowmem_sig(): it acts only when available memory AND free swap are both at
+#   or below their limits; with zram, free swap is zram's free space, so earlyoom waits until the
+#   compressed pool is nearly full. Swap counts in oom_badness (mm/oom_kill.c: get_mm_counter(
+#   MM_SWAPENTS)), and so in oom_score: a swapped-out app ranks as heavy as it was.
+# - mm/vmscan.c: kswapd wakes below the low watermark and reclaims to the high one, swapping out the
+#   least recently used anonymous pages (`startBelow: lowWatermark`, `stopAt: highWatermark`).
+#
+# Assumptions (stated, not measured; docs/compression.md): ratio 2, 60 % of an app's base memory
+# anonymous and 30 % clean file pages, 2 ms of CPU per MiB to compress, 1 ms per MiB to decompress,
+# 4 ms per MiB to read file pages back. Only suspended (idle) apps are swapped out here: the
+# engine never compresses an app that is executing.
+#
+# Not modelled beyond `earlyoom`: swap on disk behind zram, zswap, systemd-oomd (Fedora's default
+# since Fedora 34), earlyoom's own MemAvailable arithmetic.
+name: earlyoom-zram
+summary: "earlyoom over swap on zram (Fedora's desktop default since Fedora 33): idle apps swapped to compressed RAM; earlyoom acts only once memory and zram are both nearly full"
+comparison: atOrBelow
+
+thresholds:
+  urgent:   { enter: 10%, clear: 10%, swapFree: 10% }   # SIGTERM limits: mem 10 %, swap 10 %
+  critical: { enter: 5%,  clear: 5%,  swapFree: 5% }    # SIGKILL limits: mem 5 %, swap 5 %
+
+kill:
+  startLevel: urgent
+  target: 10%
+  notices: { urgent: willTerminate, critical: none }   # SIGTERM, then SIGKILL
+
+bands:
+  - name: all
+    match: { states: [active, inactive, background, suspended] }
+    order: oomScore
+    ties: firstAppeared
+    reason: highest oom_score
+
+protect:
+  - match: { oomScoreAdj: -1000 }
+    reason: oom_score_adj -1000 gives oom_score 0, which earlyoom never picks
+
+preferences: []
+
+compression:                      # swap on zram (zram-generator), filled by kswapd
+  mechanism: zram
+  match: { states: [suspended] }
+  capacity: 50%                    # zram-size = min(ram / 2, 4096 MiB): 50 % up to 8 GiB of memory
+  ratio: 2                         # assumption
+  compressible: 0.6                # assumption: the anonymous share of base memory
+  fileBacked: 0.3                  # assumption: clean file pages dropped by reclaim
+  startBelow: lowWatermark         # kswapd wakes
+  stopAt: highWatermark            # and stops
+  compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
+  decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from storage
+
+"""#,
         "lru": #"""
 # lru — a naive baseline: the least recently used suspended app dies first, whatever its size.
 #

@@ -491,7 +491,7 @@ struct TieAndAssumptionTests {
         let expected: [String: [TieRule]] = [
             "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "relaunch-aware": [.id, .id, .id],
             "linux-oom": [.lastAppeared],
-            "earlyoom": [.firstAppeared],
+            "earlyoom": [.firstAppeared], "earlyoom-zram": [.firstAppeared],
             "jetsam": [.id, .id, .oldestInBand, .id], "jetsam-compressor": [.id, .id, .oldestInBand, .id],
             "android-lmkd": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
             "android-lmkd-zram": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
@@ -512,6 +512,7 @@ struct TieAndAssumptionTests {
                 "memorystatus_is_process_eligible_for_freeze",
             ],
             "android-lmkd-zram": ["zram_drv.c", "proc_get_heaviest", "kswapd"],
+            "earlyoom-zram": ["SwapOnZRAM", "lowmem_sig", "MM_SWAPENTS"],
             "android-lmkd-psi": [
                 "mp_event_psi", "PRESSURE_AFTER_KILL", "NOT_RESPONDING", "LOW_SWAP_AND_THRASHING", "LOW_MEM_AND_SWAP",
                 "LOW_MEM_AND_THRASHING", "DIRECT_RECL_AND_THRASHING", "get_lowest_watermark",

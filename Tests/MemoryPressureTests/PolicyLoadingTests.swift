@@ -78,12 +78,12 @@ struct ShippedPolicyTests {
         }
     }
 
-    @Test("ten policies ship, ios4 first and the default")
+    @Test("eleven policies ship, ios4 first and the default")
     func names() throws {
         #expect(
             Policy.shippedNames == [
                 "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi",
-                "linux-oom", "earlyoom", "lru", "relaunch-aware",
+                "linux-oom", "earlyoom", "earlyoom-zram", "lru", "relaunch-aware",
             ])
         #expect(Policy.ios4 == (try Policy.shipped("ios4")))
         #expect(Policy.shippedSource("nonesuch") == nil)
