@@ -16,10 +16,13 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 "$after" simulate --workload server --hours 24 --seed 1 --trace-out "$scratch/server.jsonl" > /dev/null
 
+# The seven policies both builds have (the shipped set grew in issue 25), named, so that the
+# before and after runs do the same work.
+policies=ios4,jetsam,android-lmkd,linux-oom,earlyoom,lru,relaunch-aware
 workloads=(
     "replay: 24 h server trace, jetsam|replay $scratch/server.jsonl --policy jetsam --format jsonl"
-    "compare: 300 phone users, 7 policies|compare --seeds 300 --format json"
-    "sweep: 2 memory sizes × 100 users × 7 policies|sweep --param memory=512MiB,1GiB --seeds 100 --format json --jobs 1"
+    "compare: 300 phone users, 7 policies|compare --policies $policies --seeds 300 --format json"
+    "sweep: 2 memory sizes × 100 users × 7 policies|sweep --policies $policies --param memory=512MiB,1GiB --seeds 100 --format json --jobs 1"
 )
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 cpu() { /usr/bin/time -f "%U %S" "$@" 2>&1 > /dev/null | tail -1 | awk '{ printf "%.2f\n", $1 + $2 }'; }

@@ -28,8 +28,9 @@ extension PressureEngine {
         Swift.max(swapTotal &- appSwap &- unattributedSwap &- zramHeld, 0)
     }
 
-    /// Free swap: the device's swap minus the resident apps' swap entries and the swap used
-    /// outside them (see ``setSwapFree(_:)``).
+    /// Free swap: all the swap — the device's, plus zram's size under a policy that compresses into
+    /// zram — minus the resident apps' swap entries, what zram holds, and the swap used outside
+    /// them (see ``setSwapFree(_:)``).
     ///
     /// - Complexity: O(1)
     public var swapFree: Bytes { Bytes(swapFreeBytes) }

@@ -68,7 +68,7 @@ extension PressureEngine {
     /// - Complexity: O(1)
     public var pressureStallStatus: PressureStallStatus? {
         guard let books = pressureStall else { return nil }
-        let swap = zramSwap
+        let swap = swapSpace
         let isOver = now >= books.windowStart + books.rule.windowSeconds
         return PressureStallStatus(
             someMilliseconds: isOver ? 0 : books.some * 1000, fullMilliseconds: isOver ? 0 : books.full * 1000,
@@ -79,7 +79,7 @@ extension PressureEngine {
     }
 
     /// Swap as lmkd reads it (`SwapTotal`, `SwapFree`): the device's and zram's.
-    var zramSwap: (total: Int64, free: Int64) { (swapTotal, swapFreeBytes) }
+    var swapSpace: (total: Int64, free: Int64) { (swapTotal, swapFreeBytes) }
 
     /// The file cache: the file-backed share of every resident app's memory.
     var fileCache: Int64 {
@@ -189,7 +189,7 @@ extension PressureEngine {
         let belowMin = free < books.minWatermark
         let belowLow = free < books.lowWatermark
         let thrashing = thrashing()
-        let swap = zramSwap
+        let swap = swapSpace
         let swapLowThreshold = swap.total * Int64(rule.swapFreeLowPercentage) / 100
         let swapIsLow = swap.free < swapLowThreshold
         let perceptible = rule.perceptibleAdj + 1
