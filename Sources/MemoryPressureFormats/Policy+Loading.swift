@@ -130,28 +130,12 @@ final class PolicyLoader {
 
     /// The `freezer:` part of a `compression:` section: every key required.
     private func freezer(_ object: ConfigObject) throws(InputError) -> MemoryCompression.Freezer {
-        func size(_ key: String) throws(InputError) -> Bytes {
-            guard let value = try object.optionalSize(key) else {
-                throw object.error("missing key \"\(key)\": expected a size such as 8MiB")
-            }
-            return value
-        }
-        func count(_ key: String) throws(InputError) -> Int {
-            guard let value = try object.optionalInt(key, in: 0...1_000_000) else {
-                throw object.error("missing key \"\(key)\": expected an integer from 0 to 1000000")
-            }
-            return value
-        }
-        func seconds(_ key: String) throws(InputError) -> Double {
-            guard let value = try object.optionalNumber(key, in: 0...60, unit: "seconds") else {
-                throw object.error("missing key \"\(key)\": expected a number from 0 to 60 seconds")
-            }
-            return value
-        }
         let freezer = MemoryCompression.Freezer(
-            minimum: try size("minimum"), maxFrozen: try count("maxFrozen"), dailyBudget: try size("dailyBudget"),
-            suspendedThreshold: try count("suspendedThreshold"), writeSecondsPerMiB: try seconds("writeSecondsPerMiB"),
-            thawSecondsPerMiB: try seconds("thawSecondsPerMiB"))
+            minimum: try object.size("minimum"), maxFrozen: try object.int("maxFrozen", in: 0...1_000_000),
+            dailyBudget: try object.size("dailyBudget"),
+            suspendedThreshold: try object.int("suspendedThreshold", in: 0...1_000_000),
+            writeSecondsPerMiB: try object.number("writeSecondsPerMiB", in: 0...60, unit: "seconds"),
+            thawSecondsPerMiB: try object.number("thawSecondsPerMiB", in: 0...60, unit: "seconds"))
         try object.finish()
         return freezer
     }
@@ -185,49 +169,30 @@ final class PolicyLoader {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
             throw object.error("missing key \"mechanism\": expected compressor or zram")
         }
-        guard object.optional("match") != nil else {
-            throw object.error("missing key \"match\": expected the apps whose memory may be compressed")
-        }
         let matches = try self.matches(object)
         let capacity = try object.amount("capacity")
-        func required(_ key: String, _ range: ClosedRange<Double>, _ unit: String) throws(InputError) -> Double {
-            guard let value = try object.optionalNumber(key, in: range, unit: unit) else {
-                let bounds = "\(ConfigObject.format(range.lowerBound)) to \(ConfigObject.format(range.upperBound))"
-                throw object.error("missing key \"\(key)\": expected a number from \(bounds) \(unit)")
-            }
-            return value
-        }
-        let ratio = try required("ratio", 1...100, "(uncompressed bytes per compressed byte)")
-        let compressible = try required("compressible", 0...1, "(a share of base memory)")
+        let ratio = try object.number("ratio", in: 1...100, unit: "(uncompressed bytes per compressed byte)")
+        let compressible = try object.number("compressible", in: 0...1, unit: "(a share of base memory)")
         guard let startBelow = try scaledAmount(object, "startBelow") else {
             throw object.error("missing key \"startBelow\": expected the free memory below which reclaim starts")
         }
         guard let stopAt = try scaledAmount(object, "stopAt") else {
             throw object.error("missing key \"stopAt\": expected the free memory at which reclaim stops")
         }
-        let compressCost = try required("compressSecondsPerMiB", 0...60, "seconds")
-        let decompressCost = try required("decompressSecondsPerMiB", 0...60, "seconds")
+        let compressCost = try object.number("compressSecondsPerMiB", in: 0...60, unit: "seconds")
+        let decompressCost = try object.number("decompressSecondsPerMiB", in: 0...60, unit: "seconds")
         let shortageAt = try object.optionalNumber("shortageAt", in: 0.000_001...1, unit: "(a share of the capacity)")
         let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
         let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
         var ratios: [MemoryCompression.AppRatio] = []
-        if let node = object.optional("ratios") {
-            guard case .array(let elements) = node.value else {
-                throw object.error(at: node, key: "ratios", "expected a list of { match, ratio }")
-            }
-            let path = ConfigObject.join(object.path, "ratios")
-            for (position, element) in elements.enumerated() {
-                let entry = try ConfigObject(element, file: file, path: "\(path)[\(position)]")
-                guard entry.optional("match") != nil else {
-                    throw entry.error("missing key \"match\": expected the apps this ratio applies to")
-                }
-                let matches = try self.matches(entry)
-                guard let ratio = try entry.optionalNumber("ratio", in: 1...100, unit: "(uncompressed bytes per compressed byte)")
-                else { throw entry.error("missing key \"ratio\": expected a number from 1 to 100") }
-                try entry.finish()
-                ratios.append(MemoryCompression.AppRatio(matches: matches, ratio: ratio))
-            }
+        for (path, node) in try object.optionalList("ratios") ?? [] {
+            let entry = try ConfigObject(node, file: file, path: path)
+            let ratio = MemoryCompression.AppRatio(
+                matches: try self.matches(entry),
+                ratio: try entry.number("ratio", in: 1...100, unit: "(uncompressed bytes per compressed byte)"))
+            try entry.finish()
+            ratios.append(ratio)
         }
         try object.finish()
         let model = MemoryCompression(

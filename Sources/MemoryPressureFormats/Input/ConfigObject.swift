@@ -130,6 +130,13 @@ package final class ConfigObject {
         return number
     }
 
+    /// A number in `range` at `key`, which must be present; `unit` goes into the errors.
+    package func number(_ key: String, in range: ClosedRange<Double>, unit: String = "") throws(InputError) -> Double {
+        let bounds = "\(ConfigObject.format(range.lowerBound)) to \(ConfigObject.format(range.upperBound))"
+        _ = try required(key, expected: "a number from \(bounds)\(unit.isEmpty ? "" : " " + unit)")
+        return try optionalNumber(key, in: range, unit: unit)!
+    }
+
     /// `12`, `1e+12`, `0.5`: a bound in a message.
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -149,6 +156,12 @@ package final class ConfigObject {
     /// An integer in `range` at `key`, or `nil`.
     package func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(InputError) -> Int? {
         guard let node = optional(key) else { return nil }
+        return try Self.int(node, in: range, object: self, key: key)
+    }
+
+    /// An integer in `range` at `key`, which must be present.
+    package func int(_ key: String, in range: ClosedRange<Int>) throws(InputError) -> Int {
+        let node = try required(key, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
         return try Self.int(node, in: range, object: self, key: key)
     }
 
