@@ -163,8 +163,8 @@ final class PolicyLoader {
         return rule
     }
 
-    /// The `compression:` section (docs/compression.md): every key required but `shortageAt`,
-    /// `fileBacked` and `refaultSecondsPerMiB`.
+    /// The `compression:` section (docs/compression.md): every key required but `ratios`,
+    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB` and `freezer`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
             throw object.error("missing key \"mechanism\": expected compressor or zram")

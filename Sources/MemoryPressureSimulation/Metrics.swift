@@ -50,7 +50,7 @@ public struct Metrics: Sendable, Hashable {
     public var thawedApps = 0
     /// Warm resumes that waited for decompression or refaults (a part of ``warmResumes``).
     public var decompressedResumes = 0
-    /// Seconds the user waited for decompression and refaults on warm resumes (a part of ``launchWait``).
+    /// Seconds the user waited for thawing, decompression and refaults on warm resumes (a part of ``launchWait``).
     public var decompressionWait = 0.0
     /// The time-weighted average number of resident apps.
     public var averageResidentApps = 0.0
