@@ -37,8 +37,11 @@ public struct Policy: Sendable, Hashable {
     /// How free memory is compared with every threshold of the policy: strictly below (XNU, lmkd)
     /// or at or below (earlyoom's `lowmem_sig()`).
     public var comparison: ThresholdComparison
-    /// How bands ordered by `expectedRelaunchCost` learn and price relaunches.
+    /// How bands ordered by `expectedRelaunchCost` learn and price relaunches (and how bands
+    /// ordered by `predictedReuse` price them).
     public var relaunch: RelaunchModel
+    /// How bands ordered by `predictedReuse` predict the user's next opens.
+    public var prediction: ReusePrediction
     /// Compressed memory (XNU's compressor, zram) reclaimed before kills; `nil`: none, so memory
     /// is only warned about, purged and freed by killing.
     public var compression: MemoryCompression?
@@ -66,6 +69,7 @@ public struct Policy: Sendable, Hashable {
         priorityByBackgroundMode: [BackgroundMode: Int] = [:],
         comparison: ThresholdComparison = .below,
         relaunch: RelaunchModel = .standard,
+        prediction: ReusePrediction = .standard,
         compression: MemoryCompression? = nil,
         psi: PressureStallKills? = nil
     ) {
@@ -85,6 +89,7 @@ public struct Policy: Sendable, Hashable {
         self.priorityByBackgroundMode = priorityByBackgroundMode
         self.comparison = comparison
         self.relaunch = relaunch
+        self.prediction = prediction
         self.compression = compression
         self.psi = psi
     }
@@ -311,7 +316,9 @@ public enum TieRule: String, Sendable, Hashable, CaseIterable {
         switch order {
         case .badness: .lastAppeared
         case .oomScore: .firstAppeared
-        case .largestFirst, .leastRecentlyUsed, .firstInFirstOut, .expectedRelaunchCost, .externalScore: .id
+        case .largestFirst, .leastRecentlyUsed, .firstInFirstOut, .expectedRelaunchCost, .predictedReuse,
+            .externalScore:
+            .id
         }
     }
 }
@@ -334,6 +341,12 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     /// first: P(reopened soon) × (cold launch − warm resume time) / footprint, with P learnt online
     /// from the app's own past opens (``RelaunchModel``). Not a copy of any shipped killer.
     case expectedRelaunchCost
+    /// The app whose loss is expected to cost the user least relaunch wait per byte it frees
+    /// first, with the next opens predicted from frequency, recency, the time of day and the app
+    /// opened last (``ReusePrediction``), all learnt online. Its keys depend on the clock and on
+    /// the app opened last, so the band is re-scored before every victim is chosen (O(m) for m
+    /// apps in such bands). Not a copy of any shipped killer.
+    case predictedReuse
     /// The highest score from the engine's ``PressureEngine/externalScore`` first, re-read before
     /// every victim is chosen. For hosts that rank by knowledge the engine does not have, such as
     /// the clairvoyant oracle of `compare`; not accepted in policy files.
@@ -341,7 +354,7 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
 
     /// The orders a policy file may name (every one but ``externalScore``).
     public static var allCases: [BandOrder] {
-        [.largestFirst, .leastRecentlyUsed, .firstInFirstOut, .badness, .oomScore, .expectedRelaunchCost]
+        [.largestFirst, .leastRecentlyUsed, .firstInFirstOut, .badness, .oomScore, .expectedRelaunchCost, .predictedReuse]
     }
 }
 

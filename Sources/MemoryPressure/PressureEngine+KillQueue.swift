@@ -85,6 +85,10 @@ extension PressureEngine {
             let score = apps[index].useLog + policy.relaunch.logCostPerByte(footprint: apps[index].footprint)
             let scaled = (Self.relaunchOrigin - score) * 4096
             return scaled <= 0 ? 0 : Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
+        case .predictedReuse:
+            let score = index < reuse!.scores.count ? reuse!.scores[index] : 0
+            let scaled = (Self.relaunchOrigin - score) * 4096
+            return scaled <= 0 ? 0 : Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
         case .externalScore:
             let score = externalScores[index] ?? 0
             let scaled = Math.log1p(Swift.max(score, 0)) * 536_870_912
@@ -276,7 +280,8 @@ struct BandInfo {
         resolvesTiesOnRead = ties == .id || ties == .newestInBand || ties == .oldestInBand
         switch band.order {
         case .largestFirst, .badness, .oomScore, .expectedRelaunchCost: dependsOnFootprint = true
-        case .leastRecentlyUsed, .firstInFirstOut, .externalScore: dependsOnFootprint = false
+        // Scored keys change only when the band is re-scored, before a victim is chosen.
+        case .leastRecentlyUsed, .firstInFirstOut, .predictedReuse, .externalScore: dependsOnFootprint = false
         }
     }
 }

@@ -226,6 +226,7 @@ extension PressureEngine {
     /// opens, kept as a logarithm referred to time 0, gains e^(λ·now) (and the prior on its first
     /// launch). Its key moves when its state changes next.
     private func noteUse(_ index: Int) {
+        notePredictedOpen(index)
         guard learnsUse else { return }
         let model = policy.relaunch
         let weight = model.decayRate * now

@@ -242,9 +242,9 @@ extension PressureEngine {
                 }
             }
             guard anyBand else { break }
-            // Externally ordered bands are re-scored only when a victim is about to be chosen.
-            if hasExternalBands {
-                rescoreExternalBands()
+            // Bands ordered by the clock are re-scored only when a victim is about to be chosen.
+            if hasDynamicBands {
+                rescoreDynamicBands()
                 guard let rescored = nextVictim() else { break }
                 victim = rescored
                 index = victim.index
@@ -269,22 +269,6 @@ extension PressureEngine {
             kill(index)
         }
         for index in passedOver { syncKillQueue(index) }
-    }
-
-    /// Asks ``externalScore`` for the score of every queued app in an externally ordered band and
-    /// re-keys them.
-    ///
-    /// - Complexity: O(n log n)
-    private func rescoreExternalBands() {
-        externalScoreRounds += 1
-        for handleIndex in appByKillSlot.indices {
-            let index = Int(appByKillSlot[handleIndex])
-            guard index >= 0, let handle = apps[index].killHandle, handle.index == handleIndex else { continue }
-            let band = apps[index].bands[apps[index].state]
-            guard bandInfo[Int(band)].order == .externalScore else { continue }
-            externalScores[index] = externalScore?(apps[index].id, Bytes(apps[index].footprint), now) ?? 0
-            killQueue.update(handle, to: killKey(of: index, band: band))
-        }
     }
 
     /// Whether band `band`, which has its own start point, may kill at `free`: below its start
@@ -312,7 +296,7 @@ extension PressureEngine {
         guard compressorIsShort else { return }
         killReasonPrefix = MemoryCompression.shortageReason
         defer { killReasonPrefix = nil }
-        while compressorIsShort, let victim = nextVictim(), !apps[victim.index].state.isForeground {
+        while compressorIsShort, let victim = chooseVictim(), !apps[victim.index].state.isForeground {
             kill(victim.index)
         }
     }

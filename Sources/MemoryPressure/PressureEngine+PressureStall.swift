@@ -162,7 +162,7 @@ extension PressureEngine {
         guard event || afterKill, reclaiming || refaulting else { return }
         var isEvent = event
         while let decision = pressureStallDecision(critical: critical && isEvent, afterKill: afterKill, direct: direct && isEvent),
-            let victim = nextVictim(),
+            let victim = chooseVictim(),
             effectiveOomScoreAdj(of: victim.index, in: apps[victim.index].state) >= decision.minScoreAdj
         {
             killReasonPrefix = decision.reason

@@ -86,6 +86,7 @@ extension PressureEngine {
         observers[slot] = nil
         if !viewDelegates.isEmpty { viewDelegates = viewDelegates.filter { $0.key.app != slot } }
         externalScores[index] = nil
+        if reuse != nil { reuse!.forget(index) }
         if !limitViolators.isEmpty { limitViolators.removeAll { $0 == index } }
         apps[index].flags = [.isReclaimed]
         if generations.isEmpty { generations = Array(repeating: 0, count: apps.count) }

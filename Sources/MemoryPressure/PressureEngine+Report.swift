@@ -29,6 +29,9 @@ extension PressureEngine {
     ///   g apps whose keys tie with the last row shown).
     public func killOrder(limit: Int) -> [KillCandidate] {
         let wanted = Swift.max(limit, 0)
+        // Keys that depend on the clock are brought up to date, unless a callback asks in the middle
+        // of a mutation (it then sees the keys of the last victim choice).
+        if reuse != nil && mutationDepth == 0 { rescoreDynamicBands() }
         // One row more than wanted, so that a tie with the first row left out is still seen; more
         // while the last row fetched still ties with the one before it.
         var fetched = wanted < Int.max ? wanted + 1 : wanted
@@ -131,6 +134,8 @@ extension PressureEngine {
             let cost = model.coldFixed + model.coldPerMiB * Double(app.footprint) / 1_048_576 - model.warmFixed
             reason += " (recent opens \(Event.number((uses * 100).rounded() / 100)), relaunch costs "
             reason += "\(Event.number((cost * 100).rounded() / 100)) s)"
+        case .predictedReuse:
+            reason += predictionReason(of: index)
         case .externalScore:
             reason += " (score \(Event.number(((externalScores[index] ?? 0) * 100).rounded() / 100)))"
         }

@@ -150,6 +150,11 @@ public final class PressureEngine {
     let learnsUse: Bool
     /// Whether a band orders by ``externalScore``.
     let hasExternalBands: Bool
+    /// Whether a band's keys depend on the clock (``BandOrder/externalScore``,
+    /// ``BandOrder/predictedReuse``): they are re-scored before each victim is chosen.
+    let hasDynamicBands: Bool
+    /// The counts behind ``BandOrder/predictedReuse`` (`nil` unless a band orders by it).
+    var reuse: ReuseBooks?
     /// The scores ``externalScore`` gave the apps at the last victim choice, by app index.
     var externalScores: [Int: Double] = [:]
     /// How many times the engine has asked ``externalScore`` to score the queue: one round before
@@ -267,6 +272,9 @@ public final class PressureEngine {
         hasPreferences = !policy.preferences.isEmpty
         learnsUse = policy.bands.contains { $0.order == .expectedRelaunchCost }
         hasExternalBands = policy.bands.contains { $0.order == .externalScore }
+        let predicts = policy.bands.contains { $0.order == .predictedReuse }
+        hasDynamicBands = hasExternalBands || predicts
+        reuse = predicts ? ReuseBooks(model: policy.prediction, cost: policy.relaunch) : nil
         compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
         updateLevelBounds()

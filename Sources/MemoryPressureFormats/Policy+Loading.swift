@@ -88,6 +88,9 @@ final class PolicyLoader {
         }
         let bands = loadBands(document)
         let relaunch = attempt { () throws(InputError) in try self.relaunch(try document.optionalObject("relaunch")) }
+        let prediction = attempt { () throws(InputError) in
+            try self.prediction(try document.optionalObject("prediction"))
+        }
         let protections = loadList(document, "protect") { (object) throws(InputError) in
             Protection(matches: try self.matches(object), reason: try self.nonEmptyString(object, "reason"))
         }
@@ -118,14 +121,14 @@ final class PolicyLoader {
         attempt { () throws(InputError) in try document.finish() }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
-            let preferences, let limits, let relaunch, let compression, let psi
+            let preferences, let limits, let relaunch, let prediction, let compression, let psi
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
             oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
             priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch,
-            compression: compression, psi: psi)
+            prediction: prediction, compression: compression, psi: psi)
     }
 
     /// The `freezer:` part of a `compression:` section: every key required.
@@ -220,6 +223,20 @@ final class PolicyLoader {
         model.coldFixed = try number("coldFixed", 0...3600, model.coldFixed)
         model.coldPerMiB = try number("coldPerMiB", 0...60, model.coldPerMiB)
         model.warmFixed = try number("warmFixed", 0...3600, model.warmFixed)
+        try object.finish()
+        return model
+    }
+
+    /// The `prediction:` model of the `predictedReuse` order (every key optional).
+    private func prediction(_ object: ConfigObject?) throws(InputError) -> ReusePrediction {
+        var model = ReusePrediction.standard
+        guard let object else { return model }
+        model.halfLife =
+            try object.optionalNumber("halfLife", in: ReusePrediction.halfLifeRange, unit: "seconds") ?? model.halfLife
+        model.prior = try object.optionalNumber("prior", in: ReusePrediction.priorRange, unit: "opens") ?? model.prior
+        model.timeOfDay = try object.optionalBool("timeOfDay") ?? model.timeOfDay
+        model.hoursAhead = try object.optionalInt("hoursAhead", in: ReusePrediction.hoursAheadRange) ?? model.hoursAhead
+        model.transitions = try object.optionalBool("transitions") ?? model.transitions
         try object.finish()
         return model
     }
@@ -467,8 +484,8 @@ final class PolicyLoader {
                 if order == .externalScore {
                     throw object.error(
                         "order externalScore is set in code only (the engine's host supplies the scores); "
-                            + "expected largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore or "
-                            + "expectedRelaunchCost")
+                            + "expected largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, "
+                            + "expectedRelaunchCost or predictedReuse")
                 }
                 let reason = try nonEmptyString(object, "reason")
                 let slots = try object.optionalBool("slotsByOomScoreAdj") ?? false

@@ -68,12 +68,18 @@ public enum PolicyYAML {
             if let inactive = limit.inactive { out += "    inactive: \(inactive.value)\n" }
             out += "    fatal: \(limit.fatal)\n"
         }
-        // Only policies that order a band by expected relaunch cost read the model.
-        if policy.bands.contains(where: { $0.order == .expectedRelaunchCost }) {
+        // Only policies that order a band by expected relaunch cost or predicted reuse read the model.
+        if policy.bands.contains(where: { $0.order == .expectedRelaunchCost || $0.order == .predictedReuse }) {
             let model = policy.relaunch
             out += "\nrelaunch: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
             out += "coldFixed: \(number(model.coldFixed)), coldPerMiB: \(number(model.coldPerMiB)), "
             out += "warmFixed: \(number(model.warmFixed)) }\n"
+        }
+        // Only policies that order a band by predicted reuse read the prediction model.
+        if policy.bands.contains(where: { $0.order == .predictedReuse }) {
+            let model = policy.prediction
+            out += "\nprediction: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
+            out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions) }\n"
         }
         if let model = policy.compression {
             out += "\ncompression:\n  mechanism: \(model.mechanism.rawValue)\n  match: \(matches(model.matches))\n"

@@ -233,11 +233,14 @@ extension Comparison {
     }
 
     /// Whether `policy` models a real system's killer: it orders no band by learnt relaunch cost
-    /// (`BandOrder.expectedRelaunchCost`) or by clairvoyant scores (the oracle).
+    /// (`BandOrder.expectedRelaunchCost`, `BandOrder.predictedReuse`) or by clairvoyant scores (the
+    /// oracle).
     ///
     /// - Complexity: O(bands of `policy`)
     public static func isRealKiller(_ policy: Policy) -> Bool {
-        !policy.bands.contains { $0.order == .expectedRelaunchCost || $0.order == .externalScore }
+        !policy.bands.contains {
+            $0.order == .expectedRelaunchCost || $0.order == .predictedReuse || $0.order == .externalScore
+        }
     }
 
     /// The share of the gap in mean launch wait between `baseline` and the oracle that each policy

@@ -106,10 +106,12 @@ struct OracleTests {
         #expect(comparison.runs[1].allSatisfy { $0.metrics.foregroundKills == 0 })
     }
 
-    @Test("relaunch-aware does not read the future: changing the trace after t changes no decision before t")
-    func noFuture() throws {
+    @Test(
+        "the learning policies do not read the future: changing the trace after t changes no decision before t",
+        arguments: ["relaunch-aware", "predictive"])
+    func noFuture(name: String) throws {
         let generator = WorkloadGenerator(workload: .phone)
-        let policy = try Policy.shipped("relaunch-aware")
+        let policy = try Policy.shipped(name)
         func kills(_ trace: Trace, _ policy: Policy, before cut: Double) throws -> [String] {
             try Replay.events(trace, policy: policy).filter { $0.time < cut }.compactMap { event in
                 if case .kill = event.kind { return event.jsonLine }

@@ -490,6 +490,7 @@ struct TieAndAssumptionTests {
     func everyBandHasATieRule() throws {
         let expected: [String: [TieRule]] = [
             "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "relaunch-aware": [.id, .id, .id],
+            "predictive": [.id, .id, .id],
             "linux-oom": [.lastAppeared],
             "earlyoom": [.firstAppeared], "earlyoom-zram": [.firstAppeared],
             "jetsam": [.id, .id, .oldestInBand, .id], "jetsam-compressor": [.id, .id, .oldestInBand, .id],
@@ -519,6 +520,7 @@ struct TieAndAssumptionTests {
             ],
             "android-lmkd": ["find_and_kill_process", "proc_get_heaviest", "updateOomLevels", "computeOomAdjLSP"],
             "linux-oom": ["oom_badness", "select_bad_process"], "earlyoom": ["lowmem_sig", "is_larger"], "lru": [],
+            "predictive": ["Belady", "LRFU", "FALCON", "PREPP"],
         ]
         for name in Policy.shippedNames {
             let text = try #require(Policy.shippedSource(name))

@@ -1,0 +1,65 @@
+// The policy data of the `predictedReuse` band order: which signals predict the user's next
+// opens, and how much each one is trusted. The engine's side is PressureEngine+ReusePrediction.swift.
+
+/// How the `predictedReuse` band order predicts which resident app the user opens next, learnt
+/// online from the opens the engine has seen (never from the future).
+///
+/// Every signal is a count of past opens, decayed with ``halfLife`` (so a short half-life leans on
+/// recency, a long one on frequency, as in LRFU: Lee et al., IEEE Trans. Computers 2001):
+///
+/// - **frequency**: each app's share of all opens, p(a);
+/// - **time of day** (``timeOfDay``): each app's share of the opens that fell in the ``hoursAhead``
+///   hours of the clock after the current one — on earlier days, since today's are still to come
+///   (FALCON: Yan et al., MobiSys 2012; Falaki et al.,
+///   MobiSys 2010 measured how strongly use depends on the hour), smoothed towards p(a) with
+///   ``prior`` opens: p(a, h) = (n(a, h) + prior · p(a)) / (n(h) + prior);
+/// - **transitions** (``transitions``): an order-1 Markov model of the app sequence — how often the
+///   app opened last was followed by each app (PREPP: Parate et al., UbiComp 2013, predicts by
+///   partial matching on the sequence; order 1 bounds its memory), smoothed the same way:
+///   q(a | f) = (n(f → a) + prior · p(a, h)) / (n(f) + prior).
+///
+/// These give the expected number of opens until the app is opened again: 1 + (1 − q) / p(a, h)
+/// (the next open is the app with probability q; after that, opens are drawn from p). The victim is
+/// the app with the least expected loss per byte freed, (cold − warm launch seconds, priced by
+/// ``Policy/relaunch``) / (expected opens until reuse × bytes): Belady's rule with costs, in
+/// expectation. The clock's hour is read from engine time with time 0 at midnight, as in the
+/// built-in workloads and usage-log samples.
+public struct ReusePrediction: Sendable, Hashable {
+    /// The half-life of an open's weight in every count, in seconds.
+    public var halfLife: Double
+    /// How many opens' worth of trust the broader estimate gets when a narrower one (an hour of
+    /// the clock, the app opened last) has few observations.
+    public var prior: Double
+    /// Whether the hour of the day matters (per-app profiles over 24 hours of the clock).
+    public var timeOfDay: Bool
+    /// How many hours of the clock, after the current one, the time-of-day profile looks ahead.
+    public var hoursAhead: Int
+    /// Whether the app opened last predicts the next one (an order-1 Markov model).
+    public var transitions: Bool
+
+    /// A prediction model; see each property.
+    ///
+    /// - Complexity: O(1)
+    public init(halfLife: Double, prior: Double, timeOfDay: Bool, hoursAhead: Int, transitions: Bool) {
+        self.halfLife = halfLife
+        self.prior = prior
+        self.timeOfDay = timeOfDay
+        self.hoursAhead = hoursAhead
+        self.transitions = transitions
+    }
+
+    /// The defaults of `predictive.yaml` (see its comments for how they were chosen): a 7-day
+    /// half-life, a prior of 3 opens, the time of day over the next 3 hours, and transitions.
+    public static let standard = ReusePrediction(
+        halfLife: 604_800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true)
+
+    /// The ranges the policy loader accepts, by key.
+    public static let halfLifeRange: ClosedRange<Double> = 60...31_536_000
+    /// The accepted range of ``prior``.
+    public static let priorRange: ClosedRange<Double> = 0...1000
+    /// The accepted range of ``hoursAhead``.
+    public static let hoursAheadRange: ClosedRange<Int> = 1...24
+
+    /// λ, per second.
+    var decayRate: Double { 0.693_147_180_559_945_3 / halfLife }
+}

@@ -1,0 +1,191 @@
+import MemoryPressure
+import MemoryPressureFormats
+import Testing
+import TestSupport
+
+/// The `predictedReuse` order of `predictive.yaml` (ReusePrediction, PressureEngine+ReusePrediction):
+/// the victim is the app with the least (cold − warm seconds) / (expected opens until reuse × bytes),
+/// the expected opens predicted from frequency, the hours of the clock ahead and the app opened last.
+@Suite("Predicted-reuse order")
+struct PredictedReuseTests {
+    /// The shipped policy with the prediction model changed by `change`.
+    static func policy(_ change: (inout ReusePrediction) -> Void = { _ in }) throws -> Policy {
+        var policy = try Policy.shipped("predictive")
+        change(&policy.prediction)
+        return policy
+    }
+
+    static func engine(_ policy: Policy) -> PressureEngine {
+        PressureEngine.scenario(memory: .gibibytes(4), reserved: .zero, policy: policy)
+    }
+
+    static let hour = 3600.0
+    static let day = 86_400.0
+
+    /// Three days on which `morning` is used at 08:00 and `evening` at 20:00, then, on the fourth
+    /// day at 06:00, both reopened once (in that order) and `front` opened: both suspended, of one
+    /// size, with four opens each.
+    static func habits(_ engine: PressureEngine, mib: Int64 = 40) throws {
+        for day in 0..<3 {
+            let start = Double(day) * Self.day
+            try engine.step(start + 8 * hour, .open("morning", mib: mib))
+            try engine.step(start + 20 * hour, .open("evening", mib: mib))
+        }
+        try engine.step(3 * day + 6 * hour, .open("morning", mib: mib))
+        try engine.step(3 * day + 6 * hour + 60, .open("evening", mib: mib))
+        try engine.step(3 * day + 6 * hour + 120, .open("front", mib: 10))
+    }
+
+    @Test("without time of day or transitions, of two apps of one size the one opened less often goes first")
+    func frequency() throws {
+        let engine = Self.engine(
+            try Self.policy {
+                $0.timeOfDay = false
+                $0.transitions = false
+            })
+        var time = 0.0
+        for _ in 0..<5 {
+            try engine.step(time, .open("often", mib: 40))
+            try engine.step(time + 10, .open("front", mib: 10))
+            time += 60
+        }
+        try engine.step(time, .open("once", mib: 40))
+        try engine.step(time + 10, .open("front", mib: 10))
+        #expect(engine.killOrder(limit: 2).map(\.app) == ["once", "often"])
+    }
+
+    @Test("of two apps opened alike, the larger goes first: it frees more per second of relaunch")
+    func costPerByte() throws {
+        let engine = Self.engine(try Self.policy())
+        try engine.step(0, .open("small", mib: 10))
+        try engine.step(1, .open("large", mib: 200))
+        try engine.step(2, .open("front", mib: 10))
+        #expect(engine.killOrder(limit: 1).first?.app == "large")
+    }
+
+    @Test("time of day (FALCON): in the morning the evening app goes first, in the evening the morning one")
+    func timeOfDay() throws {
+        let engine = Self.engine(try Self.policy { $0.transitions = false })
+        try Self.habits(engine)
+        // 06:00 on day 4: the next three hours held `morning`'s opens on every earlier day.
+        #expect(engine.killOrder(limit: 2).map(\.app) == ["evening", "morning"])
+        let reason = try #require(engine.killOrder(limit: 1).first?.reason)
+        #expect(reason.hasPrefix("suspended app least likely to be reopened soon per byte (next open "))
+        #expect(reason.contains("opens until reuse") && reason.contains("relaunch costs 1.5 s"))
+        // The clock alone moves the keys (no open in between): at 18:00 the next hours are `evening`'s.
+        try engine.step(3 * Self.day + 18 * Self.hour, .tick)
+        #expect(engine.killOrder(limit: 2).map(\.app) == ["morning", "evening"])
+        // Without the signal, the two are alike but for recency: `evening` was opened last, so it stays.
+        let flat = Self.engine(
+            try Self.policy {
+                $0.transitions = false
+                $0.timeOfDay = false
+            })
+        try Self.habits(flat)
+        try flat.step(3 * Self.day + 7 * Self.hour, .tick)
+        #expect(flat.killOrder(limit: 2).map(\.app) == ["morning", "evening"])
+        try flat.step(3 * Self.day + 18 * Self.hour, .tick)
+        #expect(flat.killOrder(limit: 2).map(\.app) == ["morning", "evening"])
+    }
+
+    @Test("kills re-score the band first: the victim is the one the clock's prediction says, not the last key")
+    func killsRescore() throws {
+        let engine = Self.engine(try Self.policy { $0.transitions = false })
+        try Self.habits(engine, mib: 400)
+        #expect(engine.killOrder(limit: 1).first?.app == "evening")  // keys computed at 06:00
+        // At 18:00 the front app grows until kills start (urgent: below 10 % free of 4 GiB, 409.6
+        // MiB); one kill of 400 MiB brings free memory back above the 15 % target.
+        let grow = engine.free.value - Bytes.mebibytes(380).value
+        let events = try engine.step(3 * Self.day + 18 * Self.hour, .allocate(app: "front", bytes: Bytes(grow), purgeable: false))
+        let kills = events.filter { $0.contains(" kill ") }
+        #expect(kills.count == 1)
+        #expect(kills.first?.hasPrefix("morning kill") == true, "\(kills)")
+    }
+
+    @Test("transitions (PREPP): the app that usually follows the one opened last stays")
+    func transitions() throws {
+        func order(_ transitions: Bool) throws -> [AppID] {
+            let engine = Self.engine(
+                try Self.policy {
+                    $0.timeOfDay = false
+                    $0.transitions = transitions
+                })
+            var time = 0.0
+            // calendar → mail → maps → news, five times: each app opened five times.
+            for _ in 0..<5 {
+                for app in ["calendar", "mail", "maps", "news"] {
+                    try engine.step(time, .open(AppID(app), mib: 40))
+                    time += 60
+                }
+            }
+            try engine.step(time, .open("calendar", mib: 40))
+            return engine.killOrder(limit: 3).map(\.app)
+        }
+        // After calendar, mail has always come next: it is kept. Without transitions, the least
+        // recently opened of equals (mail, the earliest of the last round) goes first.
+        #expect(try order(true).last == "mail")
+        #expect(try order(false).first == "mail")
+    }
+
+    @Test("the lifecycle promises of ios4 hold: suspended before background, the foreground last")
+    func lifecycle() throws {
+        let engine = Self.engine(try Self.policy())
+        try engine.step(0, .open("player", mib: 20, modes: .audio))
+        try engine.step(1, .open("idle", mib: 20))
+        try engine.step(2, .open("front", mib: 20))
+        let order = engine.killOrder(limit: 3)
+        #expect(order.map(\.app) == ["idle", "player", "front"])
+        #expect(order.map(\.state) == [.suspended, .background, .active])
+    }
+
+    @Test("a reclaimed record's slot starts with no history: a new app in it is not the old one")
+    func reclaimedSlot() throws {
+        let engine = Self.engine(
+            try Self.policy {
+                $0.timeOfDay = false
+                $0.transitions = false
+            })
+        engine.retainsEndedApps = false
+        for step in 0..<6 {
+            try engine.step(Double(step) * 10, .open("busy", mib: 40))
+            try engine.step(Double(step) * 10 + 5, .open("front", mib: 10))
+        }
+        try engine.step(100, .userKill(app: "busy"))
+        try engine.step(110, .open("fresh", mib: 40))
+        try engine.step(120, .open("other", mib: 40))
+        try engine.step(130, .open("front", mib: 10))
+        // fresh and other were each opened once, so they are alike but for recency; had fresh
+        // inherited busy's six opens, other would go first.
+        let order = engine.killOrder(limit: 2)
+        #expect(order.map(\.app) == ["fresh", "other"])
+        let expected = order.map { $0.reason.split(separator: "opens until reuse ").last?.prefix(while: { $0 != "," }) }
+        #expect(expected[0] != nil && expected[0] == expected[1], "\(order.map(\.reason))")
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("policy files set the prediction model; every key optional, each range checked, written back by policy show")
+    func policyFiles() throws {
+        let text = try #require(Policy.shippedSource("predictive"))
+        let custom = text.replacingOccurrences(
+            of: "prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true }",
+            with: "prediction: { hoursAhead: 6, transitions: false }")
+        #expect(custom != text)
+        let loaded = try Policy(yaml: custom, file: "custom.yaml").prediction
+        #expect(loaded.hoursAhead == 6 && !loaded.transitions && loaded.halfLife == 604_800 && loaded.prior == 3)
+        for (bad, message) in [
+            ("hoursAhead: 25", "prediction.hoursAhead"), ("halfLife: 1", "prediction.halfLife"),
+            ("prior: -1", "prediction.prior"), ("timeOfDay: 3", "prediction.timeOfDay"), ("colour: 1", "colour"),
+        ] {
+            let broken = text.replacingOccurrences(of: "hoursAhead: 3, transitions: true", with: bad)
+            #expect(throws: PolicyErrors.self, "\(bad)") { try Policy(yaml: broken, file: "bad.yaml") }
+            do {
+                _ = try Policy(yaml: broken, file: "bad.yaml")
+            } catch {
+                #expect(error.problems.first.map { "\($0)".contains(message) } == true, "\(error)")
+            }
+        }
+        let shipped = try Policy.shipped("predictive")
+        let shown = try Policy(yaml: PolicyYAML.render(shipped), file: "show.yaml")
+        #expect(shown.prediction == shipped.prediction && shown.relaunch == shipped.relaunch)
+    }
+}
