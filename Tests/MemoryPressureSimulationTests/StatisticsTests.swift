@@ -1,5 +1,6 @@
 import Foundation
 import MemoryPressure
+import MemoryPressureFormats
 import MemoryPressureSimulation
 import Testing
 import TestSupport
@@ -105,5 +106,63 @@ struct MetricSumTests {
         }
         #expect(collector.metrics.bytesFreedByKilling == Int64.max)
         #expect(collector.metrics.kills == 3)
+    }
+}
+
+/// compare's sequential rule (SequentialSampling): looks, what settles a difference, and runs that
+/// equal a fixed run on the same seeds.
+@Suite("Sequential sampling")
+struct SequentialSamplingTests {
+    @Test("looks double from the first size up to the maximum; the early level splits 5 % over them")
+    func looks() {
+        #expect(SequentialSampling.standard.looks == [30, 60, 120, 240, 480, 960])
+        #expect(abs(SequentialSampling.standard.earlyLevel - 0.05 / 6) < 1e-12)
+        #expect(SequentialSampling(resolve: 1, first: 30, maximum: 100).looks == [30, 60])
+        #expect(SequentialSampling(resolve: 1, first: 30, maximum: 30).looks == [30])
+        #expect(SequentialSampling(resolve: 1, first: 30, maximum: 10).looks == [10])
+    }
+
+    @Test("a difference is settled when resolved at the early level or narrower than ±resolve/2")
+    func settled() {
+        let rule = SequentialSampling.standard
+        func difference(_ low: Double, _ high: Double, adjustedP: Double) -> PairedDifference {
+            var value = PairedDifference([1, 2, 3], baseline: [1, 2, 3])
+            value.low = low
+            value.high = high
+            value.mean = (low + high) / 2
+            value.adjustedP = adjustedP
+            return value
+        }
+        #expect(rule.isSettled(difference(1, 3, adjustedP: 0.001)))  // resolved at the early level
+        #expect(!rule.isSettled(difference(1, 3, adjustedP: 0.02)))  // resolved at 5 %, not at 5 % / 6
+        #expect(rule.isSettled(difference(-0.4, 0.5, adjustedP: 0.6)))  // within ±0.5
+        #expect(!rule.isSettled(difference(-0.6, 0.5, adjustedP: 0.6)))
+    }
+
+    @Test("a sequential run equals a fixed run on its final seeds, and stops at the first settled look")
+    func equalsFixedRun() async throws {
+        var workload = Workload.phone
+        workload.hours = 6
+        let policies = [Policy.ios4, try Policy.shipped("lru")]
+        let rule = SequentialSampling(resolve: 1, first: 4, maximum: 16)
+        let (sequential, outcome) = try await Comparison.run(
+            workload: workload, policies: policies, firstSeed: 7, sampling: rule, parallelism: 2)
+        #expect(outcome.sizes.last == sequential.samples.count)
+        #expect(outcome.sizes == Array(rule.looks.prefix(outcome.sizes.count)))
+        let fixed = try await Comparison.run(
+            workload: workload, policies: policies, seeds: (0..<UInt64(sequential.samples.count)).map { 7 + $0 },
+            parallelism: 1)
+        #expect(sequential.samples == fixed.samples)
+        #expect(sequential.runs.map { $0.map(\.metrics.launchWait) } == fixed.runs.map { $0.map(\.metrics.launchWait) })
+        // It stopped at the first look where every difference was settled, or at the maximum.
+        let launchWait = try #require(MetricDefinition.named("launchWait"))
+        for size in outcome.sizes.dropLast() {
+            let prefix = Comparison(
+                workload: fixed.workload, policies: fixed.policies, samples: Array(fixed.samples.prefix(size)),
+                runs: fixed.runs.map { Array($0.prefix(size)) }, device: fixed.device, policyValues: fixed.policyValues)
+            let differences = prefix.pairedDifferences(of: launchWait, baseline: prefix.baseline(named: nil) ?? 0)
+            #expect(!differences.compactMap { $0 }.allSatisfy(rule.isSettled), "look \(size)")
+        }
+        #expect(outcome.settled == (outcome.unsettled.isEmpty))
     }
 }

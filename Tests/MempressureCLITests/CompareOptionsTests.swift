@@ -13,6 +13,8 @@ struct CompareOptionsTests {
             (["compare", "--trace", "a.jsonl", "--usage-log", "b.csv"], "--trace, --usage-log and --event-log"),
             (["compare", "--event-log", "a.log", "--usage-log", "b.csv"], "--trace, --usage-log and --event-log"),
             (["compare", "--seeds", "10001"], "--seeds must be 1...10000"),
+            (["compare", "--resolve", "0"], "--resolve must be 0.01...3600 seconds"),
+            (["compare", "--max-seeds", "29"], "--max-seeds must be 30...10000"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
         ])
@@ -45,6 +47,35 @@ struct CompareOptionsTests {
         #expect(result.standardOutput.contains("paired differences: policy − lru on the same 5 samples"))
         #expect(result.standardOutput.contains("oracle"))
         #expect(result.standardOutput.contains("share of the gap in mean launch wait from lru to the oracle closed"))
+    }
+
+    @Test("without --seeds the count is chosen sequentially, and the report says where and why it stopped")
+    func sequentialSampling() throws {
+        let base = ["compare", "--policies", "jetsam,relaunch-aware", "--format", "json"]
+        let chosen = try runMempressure(base)
+        #expect(chosen.status == 0, "\(chosen.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(chosen.standardOutput.utf8)) as? [String: Any])
+        let sampling = try #require(document["sampling"] as? [String: Any])
+        let looks = try #require(sampling["looks"] as? [Int])
+        #expect(looks.first == 30 && looks.count >= 1)
+        #expect((document["samples"] as? [String])?.count == looks.last)
+        #expect(sampling["settled"] as? Bool == true)
+        // The same seeds named with --seeds give the same runs (the rule only chooses how many).
+        let fixed = try runMempressure(base + ["--seeds", String(looks.last!)])
+        let fixedDocument = try #require(try JSONSerialization.jsonObject(with: Data(fixed.standardOutput.utf8)) as? [String: Any])
+        #expect(fixedDocument["sampling"] == nil)
+        let launchWaits = { (document: [String: Any]) -> [Double] in
+            ((document["policies"] as? [[String: Any]])?.last?["runs"] as? [[String: Any]])?.compactMap {
+                $0["launchWait"] as? Double
+            } ?? []
+        }
+        #expect(!launchWaits(document).isEmpty && launchWaits(document) == launchWaits(fixedDocument))
+        // An impossible width stops at the maximum and names the difference left unsettled.
+        let capped = try runMempressure([
+            "compare", "--policies", "jetsam,lru", "--resolve", "0.01", "--max-seeds", "60",
+        ])
+        #expect(capped.status == 0, "\(capped.standardError)")
+        #expect(capped.standardOutput.contains("looked at 30, 60; stopped at the maximum (--max-seeds 60) with lru neither resolved nor within ±0.005 s"), "\(capped.standardOutput.prefix(400))")
     }
 
     @Test("--first-seed shifts the samples: seeds 3…4 of one run are seeds 3…4 of another")

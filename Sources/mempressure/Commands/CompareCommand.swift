@@ -12,8 +12,11 @@ struct CompareCommand: AsyncParsableCommand {
             "Replay the same samples (user-days, usage-log users, traces) under several policies and compare them.",
         discussion: """
             With no arguments, every shipped policy and the clairvoyant oracle (which knows the rest \
-            of each trace) run on the built-in phone workload for 30 seeds: 30 different people, one \
-            day each; a row says what share of the gap between the baseline and the oracle each \
+            of each trace) run on the built-in phone workload, each seed a different person's day. \
+            Without --seeds, the number of seeds is chosen sequentially: 30, then doubling up to \
+            --max-seeds, until every paired launch-wait difference against the baseline is resolved \
+            (at a level split over the looks) or its 95 % interval is within ±half of --resolve \
+            seconds (docs/statistics.md); the report says where and why it stopped. A row says what share of the gap between the baseline and the oracle each \
             policy closes. Every metric shows its mean per sample with a 95 % \
             confidence interval. A paired section then compares every policy with a baseline on the \
             same samples (the real killer with the lowest mean launch wait unless --baseline names one): the mean \
@@ -34,8 +37,8 @@ struct CompareCommand: AsyncParsableCommand {
     /// The policies compared by default: every shipped one and the clairvoyant oracle.
     static var defaultPolicies: [String] { Policy.shippedNames + [Oracle.name] }
 
-    /// How many seeds `compare` runs by default: enough to separate the shipped policies.
-    static let defaultSeeds = 30
+    /// How many seeds `sweep` runs by default, and the first look of `compare`'s sequential rule.
+    static let defaultSeeds = SequentialSampling.standard.first
 
     @Option(
         parsing: .upToNextOption,
@@ -48,8 +51,25 @@ struct CompareCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("How many seeds (generated samples) to run: 1...10000; seeds are 1...N.", valueName: "n"))
-    var seeds: Int = defaultSeeds
+        help: ArgumentHelp(
+            "How many seeds (generated samples) to run: 1...10000; seeds are 1...N. (default: chosen sequentially, "
+                + "see --resolve)",
+            valueName: "n"))
+    var seeds: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Without --seeds: the difference in launch wait, in seconds per sample, the run must resolve: "
+                + "0.01...3600. (default: 1)",
+            valueName: "s"))
+    var resolve: Double = SequentialSampling.standard.resolve
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Without --seeds: the most seeds the sequential rule runs: 30...10000. (default: 960)", valueName: "n"))
+    var maxSeeds: Int = SequentialSampling.standard.maximum
 
     @Option(
         parsing: .unconditional,
@@ -91,7 +111,9 @@ struct CompareCommand: AsyncParsableCommand {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        if !(0.01...3600).contains(resolve) { throw ValidationError("--resolve must be 0.01...3600 seconds, got \(resolve)") }
+        if maxSeeds < 30 || maxSeeds > 10_000 { throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)") }
         if firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
@@ -126,6 +148,7 @@ struct CompareCommand: AsyncParsableCommand {
             let progress = ProgressIndicator("comparing")
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }
             let comparison: Comparison
+            var sampling: SequentialSampling.Outcome? = nil
             var validations: [KillValidation] = []
             if let eventLog {
                 let days = try AndroidLogFile.days(eventLog, workload: resolved)
@@ -163,13 +186,20 @@ struct CompareCommand: AsyncParsableCommand {
                     launchCost: resolved.launchCost, parallelism: jobs, progress: report)
             } else {
                 try workload.checkSize(of: resolved)
-                comparison = try await Comparison.run(
-                    workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
-                    parallelism: jobs,
-                    progress: report)
+                if let seeds {
+                    comparison = try await Comparison.run(
+                        workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
+                        parallelism: jobs, progress: report)
+                } else {
+                    let rule = SequentialSampling(
+                        resolve: resolve, first: SequentialSampling.standard.first, maximum: maxSeeds)
+                    (comparison, sampling) = try await Comparison.run(
+                        workload: resolved, policies: chosen, firstSeed: firstSeed, sampling: rule, baseline: baseline,
+                        parallelism: jobs, progress: report)
+                }
             }
             progress.finish()
-            let output = ComparisonReport(comparison, baseline: comparison.baseline(named: baseline))
+            let output = ComparisonReport(comparison, baseline: comparison.baseline(named: baseline), sampling: sampling)
             if let svg { try OutputFile.write(ComparisonChart(output).svg, to: svg, option: "--svg") }
             let validation = KillValidationReport(validations)
             switch format {

@@ -8,12 +8,15 @@ struct ComparisonReport {
     let comparison: Comparison
     /// The baseline of the paired section (an index into the policies).
     let baseline: Int
+    /// How the number of samples was chosen, when it was chosen sequentially.
+    let sampling: SequentialSampling.Outcome?
 
     /// A report of `comparison` with the given baseline (default: the real killer with the lowest
     /// mean launch wait).
-    init(_ comparison: Comparison, baseline: Int? = nil) {
+    init(_ comparison: Comparison, baseline: Int? = nil, sampling: SequentialSampling.Outcome? = nil) {
         self.comparison = comparison
         self.baseline = baseline ?? comparison.baseline(named: nil) ?? 0
+        self.sampling = sampling
     }
 
     private var metrics: [MetricDefinition] { MetricDefinition.all }
@@ -61,7 +64,9 @@ struct ComparisonReport {
         if let first = comparison.samples.first, let last = comparison.samples.last, count > 1 {
             out += " (\(first) … \(last))"
         }
-        return out + "\n"
+        out += "\n"
+        if let sampling { out += sampling.summary + "\n" }
+        return out
     }
 
     /// Rows of metrics, a column per policy (`mean [low, high]`, `*` on the best mean), then the
@@ -144,6 +149,11 @@ struct ComparisonReport {
             "\"device\":{\"memory\":\(comparison.device.memory.value),\"reserved\":\(comparison.device.reserved.value)},"
         out += "\"samples\":[\(comparison.samples.map { Event.json($0) }.joined(separator: ","))],"
         out += "\"confidence\":\(Statistics.confidence),\"baseline\":\(Event.json(comparison.policies[baseline])),"
+        if let sampling {
+            out += "\"sampling\":{\"resolve\":\(Self.number(sampling.rule.resolve)),\"looks\":[\(sampling.sizes.map(String.init).joined(separator: ","))],"
+            out += "\"maximum\":\(sampling.rule.maximum),\"earlyLevel\":\(Self.number(sampling.rule.earlyLevel)),"
+            out += "\"settled\":\(sampling.settled),\"unsettled\":[\(sampling.unsettled.map { Event.json($0) }.joined(separator: ","))]},"
+        }
         let differences = metrics.map { comparison.pairedDifferences(of: $0, baseline: baseline) }
         let intervals = metrics.map { comparison.intervals(of: $0) }
         let bests = metrics.map { comparison.best(for: $0) }
