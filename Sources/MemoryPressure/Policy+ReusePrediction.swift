@@ -22,7 +22,9 @@
 /// (the next open is the app with probability q; after that, opens are drawn from p). The victim is
 /// the app with the least expected loss per byte freed, (cold − warm launch seconds, priced by
 /// ``Policy/relaunch``) / (expected opens until reuse × bytes): Belady's rule with costs, in
-/// expectation. The clock's hour is read from engine time with time 0 at midnight, as in the
+/// expectation. The relaunch is priced at the size the app launched with — what a relaunch loads
+/// again — and the bytes are its size now, so an app that has grown since its launch (views,
+/// caches, leaks) is cheaper to lose per byte. The clock's hour is read from engine time with time 0 at midnight, as in the
 /// built-in workloads and usage-log samples.
 public struct ReusePrediction: Sendable, Hashable {
     /// The half-life of an open's weight in every count, in seconds.

@@ -190,6 +190,7 @@ extension PressureEngine {
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
         noteUse(index)
+        if reuse != nil { reuse!.noteLaunchSize(index, launch.footprint.value) }
         configure(
             index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
         if launch.exitsOnSuspend {

@@ -28,6 +28,9 @@ struct ReuseBooks {
     var lastOpened: Int32 = -1
     /// Each app's log expected loss per byte at the last scoring, by slot.
     var scores: [Double] = []
+    /// Each app's footprint at its last cold launch, by slot (0: unknown, as for a snapshot's apps):
+    /// what a relaunch would load again, whatever the app has grown to since.
+    var launchBytes: [Int64] = []
 
     init(model: ReusePrediction, cost: RelaunchModel) {
         self.model = model
@@ -55,6 +58,7 @@ struct ReuseBooks {
         let count = index + 1 - opens.count
         opens.append(contentsOf: repeatElement(-.infinity, count: count))
         scores.append(contentsOf: repeatElement(0, count: count))
+        launchBytes.append(contentsOf: repeatElement(0, count: count))
         if model.timeOfDay { hourly.append(contentsOf: repeatElement(-.infinity, count: count * 24)) }
     }
 
@@ -80,6 +84,12 @@ struct ReuseBooks {
         lastOpened = slot
     }
 
+    /// Notes the footprint app `index` launched with.
+    mutating func noteLaunchSize(_ index: Int, _ bytes: Int64) {
+        grow(to: index)
+        launchBytes[index] = bytes
+    }
+
     /// Forgets app `index` (its slot is about to be reused by another app): its own counts, and
     /// the transitions from it. Transitions into it and the totals keep its past opens, which
     /// happened.
@@ -87,6 +97,7 @@ struct ReuseBooks {
         guard index < opens.count else { return }
         opens[index] = -.infinity
         scores[index] = 0
+        launchBytes[index] = 0
         if model.timeOfDay {
             for hour in 0..<24 { hourly[index * 24 + hour] = -.infinity }
         }
@@ -155,9 +166,19 @@ struct ReuseBooks {
         return (share, hourShare, next, 1 + (1 - next) / hourShare)
     }
 
-    /// log of the expected loss per byte of killing app `index` of `footprint` bytes.
+    /// log of the expected loss per byte of killing app `index`, now of `footprint` bytes: the
+    /// relaunch is priced at the size it launched with (what it would load again), the bytes freed
+    /// are today's (what it has grown to).
     func logLoss(of index: Int, footprint: Int64, in round: Round) -> Double {
-        cost.logCostPerByte(footprint: footprint) - Math.log(prediction(of: index, in: round).opens)
+        Math.log(Swift.max(relaunchSeconds(of: index, footprint: footprint), 1e-9))
+            - Math.log(Double(Swift.max(footprint, 1))) - Math.log(prediction(of: index, in: round).opens)
+    }
+
+    /// What relaunching app `index` (now of `footprint` bytes) would cost beyond a warm resume: a
+    /// cold launch at the size it last launched with (its size now when that is unknown).
+    func relaunchSeconds(of index: Int, footprint: Int64) -> Double {
+        let launched = index < launchBytes.count && launchBytes[index] > 0 ? launchBytes[index] : footprint
+        return cost.coldFixed + cost.coldPerMiB * Double(launched) / 1_048_576 - cost.warmFixed
     }
 }
 
@@ -205,8 +226,7 @@ extension PressureEngine {
         guard let books = reuse else { return "" }
         let round = books.round(at: now)
         let guess = books.prediction(of: index, in: round)
-        let cost = books.cost
-        let seconds = cost.coldFixed + cost.coldPerMiB * Double(apps[index].footprint) / 1_048_576 - cost.warmFixed
+        let seconds = books.relaunchSeconds(of: index, footprint: apps[index].footprint)
         func rounded(_ value: Double) -> String { Event.number((value * 100).rounded() / 100) }
         return " (next open \(rounded(guess.next * 100)) %, opens until reuse \(rounded(guess.opens)), "
             + "relaunch costs \(rounded(seconds)) s)"

@@ -979,6 +979,8 @@ relaunch: { halfLife: 28800, prior: 0, coldFixed: 0.8, coldPerMiB: 0.025, warmFi
 # foreground app last and only after it ignored both warnings), with victims ordered inside a band
 # by the loss they are expected to cause the user: (cold − warm launch time) / (expected opens until
 # the app is opened again × bytes freed), the least first — Belady's rule with costs, in expectation.
+# The relaunch is priced at the size the app launched with (what a relaunch loads again) and the
+# bytes freed are its size now, so an app that grew since its launch is cheaper to lose per byte.
 #
 # The expected opens come from a model of the user learnt online from the opens the engine has
 # seen, and nothing else (no trace, no future): each app's share of the opens (frequency, decayed

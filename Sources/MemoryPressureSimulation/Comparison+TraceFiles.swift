@@ -14,7 +14,7 @@ extension Comparison {
     /// it is called, from any task (``ByteLineReader/Source/file(_:)`` shares one descriptor).
     ///
     /// - Throws: `InputError` for a malformed line, ``ReplayError`` as
-    ///   ``run(traces:name:policies:samples:launchCost:parallelism:progress:)``.
+    ///   ``run(traces:name:policies:samples:launchCost:warmUp:informedScores:parallelism:progress:)``.
     /// - Complexity: O((policies + 1) × length of the traces) reading, plus the runs.
     public static func run(
         reading readers: @escaping @Sendable (Int) throws -> TraceReader, name: String, policies: [Policy],

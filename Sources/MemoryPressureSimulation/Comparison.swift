@@ -16,7 +16,7 @@ public struct Comparison: Sendable {
     /// The policies themselves.
     public var policyValues: [Policy]
 
-    /// A comparison from its parts (``run(workload:policies:seeds:parallelism:progress:)`` makes one).
+    /// A comparison from its parts (``run(workload:policies:seeds:warmUp:parallelism:progress:)`` makes one).
     ///
     /// - Complexity: O(1)
     public init(
@@ -36,23 +36,34 @@ public struct Comparison: Sendable {
     ///
     /// Runs are spread over `parallelism` tasks (structured concurrency); every run is
     /// independent and deterministic, so the result equals a sequential run's, whatever the
-    /// parallelism. `progress` receives the number of finished runs and the total.
+    /// parallelism. `progress` receives the number of finished runs and the total. Metrics count
+    /// from `warmUp` seconds into each trace (see ``SimulationRun/run(_:policy:launchCost:file:warmUp:scores:onEvents:progress:)``).
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used.
     /// - Complexity: O(apps) for the generator's catalogue, one ``WorkloadGenerator/trace(seed:)``
     ///   per seed, plus one `SimulationRun.run` per (policy, seed), spread over `parallelism` tasks.
     public static func run(
-        workload: Workload, policies: [Policy], seeds: [UInt64], parallelism: Int = 2,
+        workload: Workload, policies: [Policy], seeds: [UInt64], warmUp: Double = 0, parallelism: Int = 2,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
         let generator = WorkloadGenerator(workload: workload)
         let traces = seeds.map { generator.trace(seed: $0) }
+        var scores: [(@Sendable (AppID, Bytes, Double) -> Double)?]? = nil
+        if policies.contains(where: Informed.isInformed) {
+            guard let model = workload.user else { throw ComparisonError.informedNeedsUserModel(workload: workload.name) }
+            scores = seeds.map { seed in
+                generator.user(seed: seed).map { Informed.score(user: $0, model: model, launchCost: workload.launchCost) }
+            }
+        }
         return try await run(
             traces: traces, name: workload.name, policies: policies, samples: seeds.map(String.init),
-            launchCost: workload.launchCost, parallelism: parallelism, progress: progress)
+            launchCost: workload.launchCost, warmUp: warmUp, informedScores: scores, parallelism: parallelism,
+            progress: progress)
     }
 
-    /// Replays each of `traces` (one per sample, labelled by `samples`) under every policy.
+    /// Replays each of `traces` (one per sample, labelled by `samples`) under every policy,
+    /// counting metrics from `warmUp` seconds into each. `informedScores` (one per sample) score
+    /// the ``Informed`` reference, which cannot run without them.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used or a trace has an action the engine
     ///   refuses for another reason than a kill.
@@ -60,18 +71,39 @@ public struct Comparison: Sendable {
     ///   trace), spread over `parallelism` tasks.
     public static func run(
         traces: [Trace], name: String, policies: [Policy], samples: [String], launchCost: LaunchCost = .phone,
+        warmUp: Double = 0, informedScores: [(@Sendable (AppID, Bytes, Double) -> Double)?]? = nil,
         parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
         precondition(traces.count == samples.count, "one label per trace")
+        if policies.contains(where: Informed.isInformed) {
+            guard let informedScores, informedScores.count == traces.count, informedScores.allSatisfy({ $0 != nil })
+            else { throw ComparisonError.informedNeedsUserModel(workload: name) }
+        }
         let runs = try await runJobs(
             policies: policies.count, samples: traces.count, parallelism: parallelism, progress: progress
         ) { policy, sample in
             try SimulationRun.run(
-                traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample])
+                traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample], warmUp: warmUp,
+                scores: Informed.isInformed(policies[policy]) ? informedScores?[sample] : nil)
         }
         return Comparison(
             workload: name, policies: policies.map(\.name), samples: samples, runs: runs,
             device: traces.first?.device ?? .iPhone4, policyValues: policies)
+    }
+}
+
+/// Why a comparison cannot run.
+public enum ComparisonError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The ``Informed`` reference was asked for on samples without a generated user behind them.
+    case informedNeedsUserModel(workload: String)
+
+    /// What went wrong, for people.
+    public var description: String {
+        switch self {
+        case .informedNeedsUserModel(let workload):
+            "the informed reference knows a generated user's app weights: it needs a workload with a user model "
+                + "(phone, phone-2024), not \(workload)"
+        }
     }
 }
 

@@ -109,6 +109,8 @@ public struct MetricsCollector {
     private var resident = 0
     private var residentSince = 0.0
     private var residentIntegral = 0.0
+    /// When counting started (``startCounting(at:)``; 0 from the start).
+    private var countingFrom = 0.0
     /// Views each running app has had loaded in its current process (launch views and shown views).
     private var knownViews: [AppID: Set<String>] = [:]
 
@@ -220,6 +222,19 @@ public struct MetricsCollector {
         resident += delta
     }
 
+    /// Starts the figures again at `time`, keeping what the collector knows of the run so far
+    /// (which apps were killed, which views each process loaded, the level, the resident apps):
+    /// what happened before is a warm-up the policy learns from and the metrics do not count.
+    ///
+    /// - Complexity: O(1)
+    public mutating func startCounting(at time: Double) {
+        metrics = Metrics()
+        levelSince = time
+        residentSince = time
+        residentIntegral = 0
+        countingFrom = time
+    }
+
     /// Closes the run at `time`: time at the last level and the resident average are completed.
     ///
     /// - Complexity: O(1)
@@ -227,6 +242,7 @@ public struct MetricsCollector {
         metrics.secondsAtLevel[level, default: 0] += time - levelSince
         levelSince = time
         changeResident(by: 0, at: time)
-        metrics.averageResidentApps = time > 0 ? residentIntegral / time : Double(resident)
+        let counted = time - countingFrom
+        metrics.averageResidentApps = counted > 0 ? residentIntegral / counted : Double(resident)
     }
 }

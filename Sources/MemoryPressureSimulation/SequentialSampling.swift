@@ -101,9 +101,10 @@ public struct SequentialSampling: Sendable, Hashable {
 extension Comparison {
     /// Runs the seeds from `firstSeed` on, under every policy, in the looks of `sampling`, and stops
     /// at the first look where every policy's paired launch-wait difference against the baseline
-    /// (`baseline`, or the real killer with the lowest mean at that look) is settled.
+    /// (`baseline`, or the real killer with the lowest mean at that look) is settled. Metrics count
+    /// from `warmUp` seconds into each trace.
     ///
-    /// Each look runs only the seeds it adds; the result equals ``run(workload:policies:seeds:parallelism:progress:)``
+    /// Each look runs only the seeds it adds; the result equals ``run(workload:policies:seeds:warmUp:parallelism:progress:)``
     /// on the final seeds. `progress` receives the finished runs and the total of the current look.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used.
@@ -111,7 +112,8 @@ extension Comparison {
     ///   ``Statistics/bootstrapResamples``) per look for the differences.
     public static func run(
         workload: Workload, policies: [Policy], firstSeed: UInt64, sampling: SequentialSampling,
-        baseline: String? = nil, parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
+        baseline: String? = nil, warmUp: Double = 0, parallelism: Int = 2,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> (comparison: Comparison, outcome: SequentialSampling.Outcome) {
         var comparison: Comparison? = nil
         var sizes: [Int] = []
@@ -127,7 +129,8 @@ extension Comparison {
                 forward = { finished, _ in progress(offset + finished, total) }
             }
             let batch = try await run(
-                workload: workload, policies: policies, seeds: seeds, parallelism: parallelism, progress: forward)
+                workload: workload, policies: policies, seeds: seeds, warmUp: warmUp, parallelism: parallelism,
+                progress: forward)
             if comparison == nil { comparison = batch } else { comparison!.append(batch) }
             sizes.append(size)
             let current = comparison!

@@ -16,7 +16,10 @@ public struct SimulationRun: Sendable {
     public static let timelinePoints = 400
 
     /// Replays `trace` under `policy` with the trace semantics of ``TracePlayer``, pricing launches
-    /// with `launchCost`. Every event is also passed to `onEvents`, in order (for `--events-out`);
+    /// with `launchCost`; the metrics count from `warmUp` seconds on (the entries before are
+    /// replayed, so the engine and a learning policy see them, but not counted). `scores`, when
+    /// given, scores the bands ordered by `BandOrder.externalScore` (the ``Informed`` reference);
+    /// otherwise a clairvoyant policy gets the ``Oracle``'s. Every event is also passed to `onEvents`, in order (for `--events-out`);
     /// `progress` is called now and then with the share of the trace done.
     ///
     /// - Throws: ``ReplayError`` if the policy cannot be used (line 0) or the trace has an action
@@ -25,8 +28,9 @@ public struct SimulationRun: Sendable {
     ///   the engine's cost of each entry (see `PressureEngine.apply(_:at:)`) and the metrics' cost of
     ///   each event it logs (see ``MetricsCollector/record(_:)``).
     public static func run(
-        _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>",
-        onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
+        _ trace: Trace, policy: Policy, launchCost: LaunchCost = .phone, file: String = "<trace>", warmUp: Double = 0,
+        scores: (@Sendable (AppID, Bytes, Double) -> Double)? = nil, onEvents: (([Event]) -> Void)? = nil,
+        progress: ((Double) -> Void)? = nil
     ) throws(ReplayError) -> SimulationRun {
         var cursor = Trace.Cursor(trace)
         let summary = TraceSummary(
@@ -34,8 +38,8 @@ public struct SimulationRun: Sendable {
             openTimes: Oracle.isClairvoyant(policy) ? Oracle.openTimes(of: trace) : nil)
         do {
             return try run(
-                &cursor, summary: summary, policy: policy, launchCost: launchCost, file: file, onEvents: onEvents,
-                progress: progress)
+                &cursor, summary: summary, policy: policy, launchCost: launchCost, file: file, warmUp: warmUp,
+                scores: scores, onEvents: onEvents, progress: progress)
         } catch let error as ReplayError {
             throw error
         } catch {
@@ -44,7 +48,7 @@ public struct SimulationRun: Sendable {
     }
 
     /// Replays the entries of `source` (a trace in memory, or a ``TraceReader`` reading a file
-    /// line by line, so memory holds one line and the engine) as ``run(_:policy:launchCost:file:onEvents:progress:)``
+    /// line by line, so memory holds one line and the engine) as ``run(_:policy:launchCost:file:warmUp:scores:onEvents:progress:)``
     /// does; `summary` is what must be known before the first action (from a first pass over a file).
     /// For a source that parses its input, the engine timings (``Metrics/eventsPerSecond``,
     /// ``Metrics/nanosecondsPerDecision``) count the engine's work only, not the parsing.
@@ -54,7 +58,8 @@ public struct SimulationRun: Sendable {
     /// - Complexity: O(entries × (engine cost per action + length of a line))
     public static func run<Source: TraceEntrySource>(
         _ source: inout Source, summary: TraceSummary, policy: Policy, launchCost: LaunchCost = .phone,
-        file: String = "<trace>", onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
+        file: String = "<trace>", warmUp: Double = 0, scores: (@Sendable (AppID, Bytes, Double) -> Double)? = nil,
+        onEvents: (([Event]) -> Void)? = nil, progress: ((Double) -> Void)? = nil
     ) throws -> SimulationRun {
         let engine: PressureEngine
         do throws(EngineError) {
@@ -62,7 +67,10 @@ public struct SimulationRun: Sendable {
         } catch {
             throw source.wholeFileError(for: ReplayError(file: file, line: 0, reason: error))
         }
-        if Oracle.isClairvoyant(policy) {
+        if let scores {
+            engine.externalScore = scores
+        } else if Oracle.isClairvoyant(policy) {
+            precondition(!Informed.isInformed(policy), "the informed reference needs its user's scores")
             precondition(summary.openTimes != nil, "a clairvoyant policy needs the trace's open times")
             engine.externalScore = Oracle.score(openTimes: summary.openTimes ?? [:], launchCost: launchCost)
         }
@@ -76,9 +84,14 @@ public struct SimulationRun: Sendable {
         var engineNanoseconds: UInt64 = 0
         let start = DispatchTime.now().uptimeNanoseconds
         var position = -1
+        var warmingUp = warmUp > 0
         while true {
             guard let entry = try source.nextEntry() else { break }
             position += 1
+            if warmingUp && entry.time >= warmUp {
+                collector.startCounting(at: warmUp)
+                warmingUp = false
+            }
             let actionStart = timesEachAction ? DispatchTime.now().uptimeNanoseconds : 0
             let events: [Event]
             do throws(EngineError) {
@@ -98,6 +111,8 @@ public struct SimulationRun: Sendable {
             if let progress, position % 4096 == 0 { progress(Double(position) / Double(summary.actions)) }
         }
         let elapsed = Double(timesEachAction ? engineNanoseconds : DispatchTime.now().uptimeNanoseconds - start)
+        // A trace that ends within its warm-up counts nothing.
+        if warmingUp { collector.startCounting(at: summary.lastTime) }
         collector.finish(at: summary.lastTime)
         let actions = position + 1
         var metrics = collector.metrics

@@ -189,3 +189,25 @@ struct PredictedReuseTests {
         #expect(shown.prediction == shipped.prediction && shown.relaunch == shipped.relaunch)
     }
 }
+
+/// How `predictedReuse` prices a relaunch: at the size the app launched with, while the bytes a
+/// kill frees are its size now.
+@Suite("Predicted-reuse pricing")
+struct PredictedReusePricingTests {
+    @Test("an app that grew since its launch is cheaper to lose per byte than one launched at that size")
+    func launchSize() throws {
+        var policy = try Policy.shipped("predictive")
+        policy.prediction.timeOfDay = false
+        policy.prediction.transitions = false
+        let engine = PressureEngine.scenario(memory: .gibibytes(4), reserved: .zero, policy: policy)
+        try engine.step(0, .open("grown", mib: 20))
+        try engine.step(1, .allocate("grown", mib: 80))  // 100 MiB now, a relaunch loads 20
+        try engine.step(2, .open("big", mib: 100))  // 100 MiB, and a relaunch loads 100
+        try engine.step(3, .open("front", mib: 10))
+        // Both free 100 MiB and were opened once; relaunching grown costs 0.8 + 0.5 − 0.3 = 1 s,
+        // big 0.8 + 2.5 − 0.3 = 3 s: grown goes first (big was also opened later).
+        let order = engine.killOrder(limit: 2)
+        #expect(order.map(\.app) == ["grown", "big"])
+        #expect(order.first?.reason.contains("relaunch costs 1 s") == true, "\(order.map(\.reason))")
+    }
+}

@@ -15,6 +15,13 @@ struct CompareOptionsTests {
             (["compare", "--seeds", "10001"], "--seeds must be 1...10000"),
             (["compare", "--resolve", "0"], "--resolve must be 0.01...3600 seconds"),
             (["compare", "--max-seeds", "29"], "--max-seeds must be 30...10000"),
+            (["compare", "--warm-up", "-1"], "--warm-up must be 0...8760 hours"),
+            (["compare", "--warm-up", "24", "--hours", "24"], "--warm-up (24.0 h) must be shorter than --hours"),
+            (["compare", "--warm-up", "30", "--seeds", "2"], "must be shorter than the workload's 24.0 h"),
+            (["compare", "--warm-up", "1", "--trace", "a.jsonl"], "--warm-up works with generated seeds and --usage-log"),
+            (["compare", "--policies", "informed", "--usage-log", "Examples/usage/sample.csv"], "informed knows a generated user"),
+            (["compare", "--policies", "informed", "--workload", "server", "--seeds", "1", "--hours", "1", "--apps", "10"], "needs a workload with a user model"),
+            (["simulate", "--policy", "informed"], "informed is a reference of compare"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
         ])

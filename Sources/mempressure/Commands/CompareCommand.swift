@@ -43,7 +43,8 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference. (default: every shipped policy and oracle)",
+            "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference, informed the one told "
+                + "each generated user's true app weights. (default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
 
@@ -75,6 +76,15 @@ struct CompareCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
     var firstSeed: UInt64 = 1
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Replay the first hours of every sample without counting them (the policies learn from them; the "
+                + "metrics start after): 0...8760, below the sample's length; with generated seeds or --usage-log. "
+                + "(default: 0)",
+            valueName: "h"))
+    var warmUp: Double = 0
 
     @Option(
         parsing: .upToNextOption,
@@ -113,6 +123,13 @@ struct CompareCommand: AsyncParsableCommand {
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
         if !(0.01...3600).contains(resolve) { throw ValidationError("--resolve must be 0.01...3600 seconds, got \(resolve)") }
+        if !(0...8760).contains(warmUp) { throw ValidationError("--warm-up must be 0...8760 hours, got \(warmUp)") }
+        if warmUp > 0 && (!trace.isEmpty || eventLog != nil) {
+            throw ValidationError("--warm-up works with generated seeds and --usage-log, not --trace or --event-log")
+        }
+        if let hours = workload.shape.hours, warmUp > 0 && warmUp >= hours {
+            throw ValidationError("--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
+        }
         if maxSeeds < 30 || maxSeeds > 10_000 { throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)") }
         if firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
@@ -136,7 +153,13 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let chosen = try (policyNames.isEmpty ? Self.defaultPolicies : policyNames).map(PolicyOption.load)
+            let chosen = try (policyNames.isEmpty ? Self.defaultPolicies : policyNames).map {
+                try PolicyOption.load($0, allowsInformed: true)
+            }
+            if chosen.contains(where: Informed.isInformed) && (!trace.isEmpty || eventLog != nil || workload.usageLog != nil) {
+                throw CLIError.usage(
+                    "informed knows a generated user's app weights: it runs on generated seeds, not --trace, --usage-log or --event-log")
+            }
             let names = chosen.map(\.name)
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
                 throw CLIError.usage("two of the policies compared are named \(duplicate): every policy is one column")
@@ -183,23 +206,28 @@ struct CompareCommand: AsyncParsableCommand {
             } else if let users = try workload.importedTraces(workload: resolved) {
                 comparison = try await Comparison.run(
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.label),
-                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
+                    launchCost: resolved.launchCost, warmUp: warmUp * 3600, parallelism: jobs, progress: report)
             } else {
                 try workload.checkSize(of: resolved)
+                if warmUp > 0 && warmUp >= resolved.hours {
+                    throw CLIError.usage(
+                        "--warm-up (\(warmUp) h) must be shorter than the workload's \(resolved.hours) h: nothing would be counted")
+                }
                 if let seeds {
                     comparison = try await Comparison.run(
                         workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
-                        parallelism: jobs, progress: report)
+                        warmUp: warmUp * 3600, parallelism: jobs, progress: report)
                 } else {
                     let rule = SequentialSampling(
                         resolve: resolve, first: SequentialSampling.standard.first, maximum: maxSeeds)
                     (comparison, sampling) = try await Comparison.run(
                         workload: resolved, policies: chosen, firstSeed: firstSeed, sampling: rule, baseline: baseline,
-                        parallelism: jobs, progress: report)
+                        warmUp: warmUp * 3600, parallelism: jobs, progress: report)
                 }
             }
             progress.finish()
-            let output = ComparisonReport(comparison, baseline: comparison.baseline(named: baseline), sampling: sampling)
+            let output = ComparisonReport(
+                comparison, baseline: comparison.baseline(named: baseline), sampling: sampling, warmUpHours: warmUp)
             if let svg { try OutputFile.write(ComparisonChart(output).svg, to: svg, option: "--svg") }
             let validation = KillValidationReport(validations)
             switch format {

@@ -151,7 +151,7 @@ struct KillOrderCommand: ParsableCommand {
     func runOnReport(_ file: InputFile.Rereadable, name: String, format evidenceFormat: EvidenceFormat) throws {
         let evidence = try Self.readEvidence(file, name: name, format: evidenceFormat)
         let policy = try policy.resolve(defaultName: evidenceFormat.matchingPolicy)
-        let others = try policies.map { try Self.policyNames($0).map(PolicyOption.load) } ?? []
+        let others = try policies.map { try Self.policyNames($0).map { try PolicyOption.load($0) } } ?? []
         var reports: [KillOrderReport] = []
         for (offset, item) in evidence.enumerated() {
             let ranking = try Self.rank(item, policy: policy, name: name)

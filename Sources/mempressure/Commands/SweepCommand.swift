@@ -141,7 +141,7 @@ struct SweepCommand: AsyncParsableCommand {
             var inputs = ["version=\(MemoryPressureVersion.current)"]
             if let sweepFile { inputs.append("sweep=\(SweepDefinition.digest(try InputFile.read(sweepFile)))") }
             let names = policyNames.isEmpty ? (file?.policies ?? CompareCommand.defaultPolicies) : policyNames
-            let chosen = try names.map(PolicyOption.load)
+            let chosen = try names.map { try PolicyOption.load($0) }
             for name in names where !Policy.shippedNames.contains(name) && name != Oracle.name {
                 inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(name)))")
             }

@@ -10,13 +10,19 @@ struct ComparisonReport {
     let baseline: Int
     /// How the number of samples was chosen, when it was chosen sequentially.
     let sampling: SequentialSampling.Outcome?
+    /// Hours of every sample replayed but not counted (0: none).
+    let warmUpHours: Double
 
     /// A report of `comparison` with the given baseline (default: the real killer with the lowest
     /// mean launch wait).
-    init(_ comparison: Comparison, baseline: Int? = nil, sampling: SequentialSampling.Outcome? = nil) {
+    init(
+        _ comparison: Comparison, baseline: Int? = nil, sampling: SequentialSampling.Outcome? = nil,
+        warmUpHours: Double = 0
+    ) {
         self.comparison = comparison
         self.baseline = baseline ?? comparison.baseline(named: nil) ?? 0
         self.sampling = sampling
+        self.warmUpHours = warmUpHours
     }
 
     private var metrics: [MetricDefinition] { MetricDefinition.all }
@@ -65,6 +71,9 @@ struct ComparisonReport {
             out += " (\(first) … \(last))"
         }
         out += "\n"
+        if warmUpHours > 0 {
+            out += "metrics count from hour \(Event.number(warmUpHours)) of each sample: the hours before are replayed (a warm-up), not counted\n"
+        }
         if let sampling { out += sampling.summary + "\n" }
         return out
     }
@@ -149,6 +158,7 @@ struct ComparisonReport {
             "\"device\":{\"memory\":\(comparison.device.memory.value),\"reserved\":\(comparison.device.reserved.value)},"
         out += "\"samples\":[\(comparison.samples.map { Event.json($0) }.joined(separator: ","))],"
         out += "\"confidence\":\(Statistics.confidence),\"baseline\":\(Event.json(comparison.policies[baseline])),"
+        if warmUpHours > 0 { out += "\"warmUpHours\":\(Self.number(warmUpHours))," }
         if let sampling {
             out += "\"sampling\":{\"resolve\":\(Self.number(sampling.rule.resolve)),\"looks\":[\(sampling.sizes.map(String.init).joined(separator: ","))],"
             out += "\"maximum\":\(sampling.rule.maximum),\"earlyLevel\":\(Self.number(sampling.rule.earlyLevel)),"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MemoryPressureSimulation
 
 /// A failure the command reports with one of the documented exit codes (sysexits.h).
 struct CLIError: Error, CustomStringConvertible {
@@ -41,6 +42,9 @@ func reportingErrors(_ body: () throws -> Void) throws {
         throw error
     } catch let error as ValidationError {
         throw error
+    } catch let error as ComparisonError {
+        StandardError.write("mempressure: error: \(error.description)\n")
+        throw ExitCode(CLIError.Kind.badUsage.rawValue)
     } catch {
         StandardError.write("mempressure: error: \(error)\n")
         throw ExitCode(CLIError.Kind.malformedInput.rawValue)

@@ -21,10 +21,17 @@ struct PolicyOption: ParsableArguments {
         try PolicyOption.load(policy ?? defaultName)
     }
 
-    /// Loads the shipped policy `nameOrPath`, or the policy file at that path.
-    static func load(_ nameOrPath: String) throws -> Policy {
+    /// Loads the shipped policy `nameOrPath`, or the policy file at that path; `informed` (the
+    /// reference told a generated user's app weights) only where `allowsInformed`.
+    static func load(_ nameOrPath: String, allowsInformed: Bool = false) throws -> Policy {
         do {
             if nameOrPath == Oracle.name { return Oracle.policy }
+            if nameOrPath == Informed.name {
+                guard allowsInformed else {
+                    throw CLIError.usage("informed is a reference of compare on generated users, not a policy to run here")
+                }
+                return Informed.policy
+            }
             if Policy.shippedNames.contains(nameOrPath) {
                 return try Policy.shipped(nameOrPath)
             }

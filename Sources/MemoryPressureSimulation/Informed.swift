@@ -1,0 +1,93 @@
+import Foundation
+import MemoryPressure
+
+/// A reference between the learning policies and the oracle: `compare`'s `informed` is told how
+/// the generated user picks apps — the very weights the workload draws from (their ranking, their
+/// popularity scale, the kinds' morning and evening factors, their hourly activity) — but not what
+/// they will do. No policy that learns from the user's past can know more about their next opens,
+/// so it bounds what learning can gain with this decision rule: what is left between it and the
+/// oracle is foresight of the draws themselves.
+///
+/// It keeps `Policy.ios4`'s lifecycle (like the oracle) and kills the app with the most expected
+/// opens until its reuse per second of relaunch and per byte freed: 1 / p(a) × bytes / (cold − warm
+/// seconds), the relaunch priced at the app's launch size and the bytes its size now, where p(a) is the app's share of the next pick, averaged over the hours of the clock
+/// ahead weighted by the user's activity in them and by a 3-hour half-life. Only for generated
+/// workloads with a user model (``Workload/user``).
+public enum Informed {
+    /// The reference's name in `--policies`.
+    public static let name = "informed"
+
+    /// The reference as a policy: `Policy.ios4` with every band ordered by `BandOrder.externalScore`.
+    /// Runs that use it get their scores from ``score(user:model:launchCost:)``.
+    public static var policy: Policy {
+        var policy = Policy.ios4
+        policy.name = name
+        policy.summary = "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)"
+        for index in policy.bands.indices {
+            policy.bands[index].order = .externalScore
+            policy.bands[index].reason += " (informed: fewest expected opens per byte, from the user's true weights)"
+        }
+        return policy
+    }
+
+    /// Whether `policy` is this reference (its name, and bands scored from outside).
+    ///
+    /// - Complexity: O(bands of `policy`)
+    public static func isInformed(_ policy: Policy) -> Bool {
+        policy.name == name && Oracle.isClairvoyant(policy)
+    }
+
+    /// The scoring function for `user` of `model`: higher is killed first.
+    ///
+    /// - Complexity: O(apps of the user × 24) to build; O(1) per score.
+    public static func score(
+        user: SimulatedUser, model: PhoneUser, launchCost: LaunchCost
+    ) -> @Sendable (AppID, Bytes, Double) -> Double {
+        // The pick weights of every installed app at every hour of the clock, as in
+        // WorkloadGenerator.pickApp(of:model:hour:using:), and each app's share of them.
+        var shares = [AppID: [Double]]()
+        var totals = [Double](repeating: 0, count: 24)
+        var weights: [[Double]] = []
+        for (rank, kind) in user.kinds.enumerated() {
+            var row = [Double](repeating: 0, count: 24)
+            for hour in 0..<24 {
+                var weight = exp(-Double(rank) / user.popularityScale)
+                if (6..<11).contains(hour) { weight *= model.kinds[kind].morning }
+                if hour >= 19 { weight *= model.kinds[kind].evening }
+                row[hour] = weight
+                totals[hour] += weight
+            }
+            weights.append(row)
+        }
+        var launched = [AppID: Bytes]()
+        for (index, app) in user.installed.enumerated() {
+            shares[app.id] = (0..<24).map { totals[$0] > 0 ? weights[index][$0] / totals[$0] : 0 }
+            launched[app.id] = app.footprint
+        }
+        // How much each hour of the clock counts for the next pick: the user's activity in it
+        // (as the generator draws session starts), fading with a 3-hour half-life from now.
+        let activity = (0..<24).map { hour -> Double in
+            let base = model.hourlyActivity.isEmpty ? 1 : max(model.hourlyActivity[hour % model.hourlyActivity.count], 0)
+            return base * (user.isAwake(atHour: Double(hour) + 0.5) ? 1 : model.nightActivity)
+        }
+        let table = shares
+        let sizes = launched
+        return { app, footprint, now in
+            // A relaunch loads the app at its launch size; killing it frees what it has grown to.
+            let bytes = Double(max(footprint.value, 1))
+            let cost = max(launchCost.cold(footprint: sizes[app] ?? footprint) - launchCost.warmFixed, 1e-9)
+            guard let share = table[app] else { return 1e30 + bytes }
+            let seconds = now - 86_400 * (now / 86_400).rounded(.down)
+            let hour = min(max(Int(seconds / 3600), 0), 23)
+            var weighted = 0.0
+            var total = 0.0
+            for step in 0..<24 {
+                let weight = activity[(hour + step) % 24] * pow(0.5, Double(step) / 3)
+                weighted += weight * share[(hour + step) % 24]
+                total += weight
+            }
+            let p = total > 0 ? weighted / total : share[hour]
+            return bytes / (max(p, 1e-12) * cost)
+        }
+    }
+}

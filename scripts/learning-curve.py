@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""How many days of a user's history a learning policy needs: day d of every generated user, counted
+after d − 1 days replayed as a warm-up (`compare --hours 24d --warm-up 24(d − 1)`), for d = 1 … DAYS.
+
+Prints a Markdown table: each policy's mean launch wait on day d, the paired difference of each
+learning policy against the baseline with its 95 % interval and verdict, and the share of the
+baseline-to-oracle gap it closes.
+
+Usage: scripts/learning-curve.py [--binary PATH] [--workload NAME] [--seeds N] [--first-seed S]
+                                  [--days D] [--baseline NAME] [--learners a,b]
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "mempressure"))
+    parser.add_argument("--workload", default="phone")
+    parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--baseline", default="jetsam")
+    parser.add_argument("--learners", default="relaunch-aware,predictive")
+    args = parser.parse_args()
+    if not 1 <= args.days <= 365:
+        sys.exit("learning-curve: --days must be 1...365")
+    learners = [name for name in args.learners.split(",") if name]
+    policies = [args.baseline] + learners + ["oracle"]
+    header = ["day", args.baseline] + learners + ["oracle"]
+    header += [f"{name} − {args.baseline} [95 %]" for name in learners]
+    header += [f"gap closed: {name}" for name in learners]
+    print("| " + " | ".join(header) + " |")
+    print("|" + " --- |" * len(header))
+    for day in range(1, args.days + 1):
+        command = [
+            args.binary, "compare", "--workload", args.workload, "--policies", ",".join(policies),
+            "--seeds", str(args.seeds), "--first-seed", str(args.first_seed), "--hours", str(24 * day),
+            "--baseline", args.baseline, "--format", "json",
+        ]
+        if day > 1:
+            command += ["--warm-up", str(24 * (day - 1))]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            sys.exit(f"learning-curve: {' '.join(command)} failed: {result.stderr.strip()}")
+        document = json.loads(result.stdout)
+        by_name = {policy["name"]: policy for policy in document["policies"]}
+        row = [str(day)]
+        row += [f"{by_name[name]['metrics']['launchWait']['mean']:.1f}" for name in policies]
+        for name in learners:
+            paired = by_name[name]["paired"]["launchWait"]
+            row.append(f"{paired['difference']:+.1f} [{paired['low']:+.1f}, {paired['high']:+.1f}] {paired['verdict']}")
+        for name in learners:
+            gap = by_name[name].get("gapToOracleClosed")
+            row.append("–" if gap is None else f"{gap * 100:.0f} %")
+        print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
