@@ -8,6 +8,8 @@ import MemoryPressureSimulation
 /// one day each, replayed under one policy per iteration — the work of a 30-user `compare`
 /// column. The kill-only policy and its compressing variants run side by side in one run.
 ///
+/// The same harness measures what the learning policies cost (issue 26), against ios4.
+///
 /// Reported: the wall clock of the 30 replays (traces generated in setup) and the engine's actions
 /// per second over them.
 final class CompressionCostBenchmark {
@@ -18,6 +20,9 @@ final class CompressionCostBenchmark {
 
     /// The policies measured, each kill-only policy before the ones that reclaim.
     static let policies = ["jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi"]
+
+    /// The learning policies measured (issue 26), after ios4, whose lifecycle they share.
+    static let learningPolicies = ["ios4", "relaunch-aware", "predictive"]
 
     let workload: Workload
     let policyName: String
@@ -54,5 +59,14 @@ final class CompressionCostBenchmark {
         benchmark.stopMeasurement()
         let nanoseconds = Double(MonotonicClock.nanoseconds() - start)
         benchmark.measurement(Self.nanosecondsPerAction, Int((nanoseconds / Double(max(actions, 1))).rounded()))
+    }
+}
+
+extension Workload {
+    /// The built-in phone workload over seven days (the learning policies' history).
+    static var phoneWeek: Workload {
+        var workload = Workload.phone
+        workload.hours = 168
+        return workload
     }
 }

@@ -48,6 +48,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // What learning costs (issue 26: "keep every decision O(log n) or state the cost and measure it"):
+    // ios4's order, relaunch-aware's O(log n) keys and predictive's re-scoring before each victim, on
+    // the same lifecycle and users, one day and one week each.
+    for (name, workload) in [("phone", Workload.phone), ("phone, 7 days", Workload.phoneWeek)] {
+        for policy in CompressionCostBenchmark.learningPolicies {
+            let state = CompressionCostBenchmark(workload: workload, policy: policy)
+            Benchmark("Learning cost, 30 users: \(name), \(policy)", configuration: compressionConfiguration) {
+                benchmark in
+                state.run(benchmark)
+            } setup: {
+                state.setUp()
+            } teardown: {
+                state.tearDown()
+            }
+        }
+    }
+
     // Memory, each iteration in a clean process (see CleanProcess): the wall clock is that process's.
     func memoryConfiguration(_ metrics: [String: BenchmarkMetric]) -> Benchmark.Configuration {
         Benchmark.Configuration(
