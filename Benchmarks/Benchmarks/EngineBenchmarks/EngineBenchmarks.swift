@@ -123,11 +123,18 @@ let benchmarks: @Sendable () -> Void = {
         footprint("bare IndexedHeap update") { $0.bareHeap($1) }
     }
 
-    // Issue 13: the relaunch-aware order against largest-first, same N, same stream.
+    // Issue 13: the relaunch-aware order against largest-first, same N, same stream; issue 26 adds
+    // predictive's predictedReuse, whose bands are re-scored before each decision (O(n log n)).
     let relaunchAware: Policy
-    do { relaunchAware = try Policy.shipped("relaunch-aware") } catch { fatalError("\(error)") }
+    let predictive: Policy
+    do {
+        relaunchAware = try Policy.shipped("relaunch-aware")
+        predictive = try Policy.shipped("predictive")
+    } catch { fatalError("\(error)") }
     for apps in [1_000, 10_000, 100_000] {
-        for (label, policy) in [("largestFirst", Policy.ios4), ("expectedRelaunchCost", relaunchAware)] {
+        for (label, policy) in [
+            ("largestFirst", Policy.ios4), ("expectedRelaunchCost", relaunchAware), ("predictedReuse", predictive),
+        ] {
             let state = FootprintChangeBenchmark(apps: apps, policy: policy)
             Benchmark("Relaunch order: footprint change \(label) N=\(BenchmarkSupport.label(apps))") { benchmark in
                 state.engineFastPath(benchmark)
