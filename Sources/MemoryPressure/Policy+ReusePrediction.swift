@@ -38,16 +38,25 @@ public struct ReusePrediction: Sendable, Hashable {
     public var hoursAhead: Int
     /// Whether the app opened last predicts the next one (an order-1 Markov model).
     public var transitions: Bool
+    /// With compressed memory (``Policy/compression``): the expected opens until reuse above which
+    /// reclaim kills an app instead of compressing it — an app the user is unlikely to come back to
+    /// soon would only hold pool space and cost compression work, while a kill frees all of it. `nil`:
+    /// reclaim compresses every app it may, whatever the prediction.
+    public var killInsteadOfCompressingAbove: Double?
 
     /// A prediction model; see each property.
     ///
     /// - Complexity: O(1)
-    public init(halfLife: Double, prior: Double, timeOfDay: Bool, hoursAhead: Int, transitions: Bool) {
+    public init(
+        halfLife: Double, prior: Double, timeOfDay: Bool, hoursAhead: Int, transitions: Bool,
+        killInsteadOfCompressingAbove: Double? = nil
+    ) {
         self.halfLife = halfLife
         self.prior = prior
         self.timeOfDay = timeOfDay
         self.hoursAhead = hoursAhead
         self.transitions = transitions
+        self.killInsteadOfCompressingAbove = killInsteadOfCompressingAbove
     }
 
     /// The defaults of `predictive.yaml` (see its comments for how they were chosen): a 7-day
@@ -61,6 +70,11 @@ public struct ReusePrediction: Sendable, Hashable {
     public static let priorRange: ClosedRange<Double> = 0...1000
     /// The accepted range of ``hoursAhead``.
     public static let hoursAheadRange: ClosedRange<Int> = 1...24
+    /// The accepted range of ``killInsteadOfCompressingAbove``, in opens.
+    public static let killInsteadOfCompressingRange: ClosedRange<Double> = 1...1_000_000
+
+    /// The start of the kill reason of an app reclaim killed instead of compressing.
+    public static let killInsteadOfCompressingReason = "unlikely to be reopened soon, killed instead of compressed"
 
     /// λ, per second.
     var decayRate: Double { 0.693_147_180_559_945_3 / halfLife }

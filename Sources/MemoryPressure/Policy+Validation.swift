@@ -67,6 +67,25 @@ extension Policy {
         ] where !(value >= 0 && value.isFinite) {
             problem("relaunch.\(key)", "expected a finite number ≥ 0, found \(value)")
         }
+        if !(ReusePrediction.halfLifeRange ~= prediction.halfLife) {
+            problem("prediction.halfLife", "expected 60...31536000 seconds, found \(prediction.halfLife)")
+        }
+        if !(ReusePrediction.priorRange ~= prediction.prior) {
+            problem("prediction.prior", "expected 0...1000 opens, found \(prediction.prior)")
+        }
+        if !(ReusePrediction.hoursAheadRange ~= prediction.hoursAhead) {
+            problem("prediction.hoursAhead", "expected 1...24, found \(prediction.hoursAhead)")
+        }
+        if let limit = prediction.killInsteadOfCompressingAbove {
+            if !(ReusePrediction.killInsteadOfCompressingRange ~= limit) {
+                problem("prediction.killInsteadOfCompressingAbove", "expected 1...1000000 opens, found \(limit)")
+            }
+            if compression == nil || !bands.contains(where: { $0.order == .predictedReuse }) {
+                problem(
+                    "prediction.killInsteadOfCompressingAbove",
+                    "needs a \"compression\" section and a band ordered by predictedReuse (the prediction it reads)")
+            }
+        }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
         for (path, message) in psi?.problems ?? [] { problem(path, message) }
         if psi != nil {

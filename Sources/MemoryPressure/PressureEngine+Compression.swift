@@ -226,15 +226,30 @@ extension PressureEngine {
         return compression!.pooled > compression!.shortageAbove
     }
 
+
     /// Reclaim: while free memory is below the stop point, compresses the least recently used
-    /// queued app, as far as the pool's capacity allows.
+    /// queued app, as far as the pool's capacity allows — or, under the prediction's
+    /// `killInsteadOfCompressingAbove`, kills it when it is expected to be reopened only after more
+    /// opens than that (and a band may kill it).
     ///
-    /// - Complexity: O(log n) per app compressed.
+    /// - Complexity: O(log n) per app compressed or killed, plus O(hoursAhead) per prediction.
     func reclaimByCompression() {
         guard compressionIsDue else { return }
+        // With the prediction's switch, an app unlikely to be reopened soon is killed instead.
+        let killAbove = reuse?.model.killInsteadOfCompressingAbove
+        let round = killAbove == nil ? nil : reuse!.round(at: now)
         while accountant.free.value < compression!.stopBelow, reclaimHasRoom, let top = compression!.queue.max {
+            let index = Int(compression!.appByQueueSlot[top.handle.index])
+            if let killAbove, let round, apps[index].killHandle != nil,
+                reuse!.prediction(of: index, in: round).opens > killAbove
+            {
+                killReasonPrefix = ReusePrediction.killInsteadOfCompressingReason
+                kill(index)
+                killReasonPrefix = nil
+                continue
+            }
             // An app that gives nothing (a full pool and no file pages worth a byte) ends reclaim.
-            guard compress(Int(compression!.appByQueueSlot[top.handle.index])) else { break }
+            guard compress(index) else { break }
         }
     }
 

@@ -237,6 +237,8 @@ final class PolicyLoader {
         model.timeOfDay = try object.optionalBool("timeOfDay") ?? model.timeOfDay
         model.hoursAhead = try object.optionalInt("hoursAhead", in: ReusePrediction.hoursAheadRange) ?? model.hoursAhead
         model.transitions = try object.optionalBool("transitions") ?? model.transitions
+        model.killInsteadOfCompressingAbove = try object.optionalNumber(
+            "killInsteadOfCompressingAbove", in: ReusePrediction.killInsteadOfCompressingRange, unit: "opens")
         try object.finish()
         return model
     }

@@ -79,7 +79,9 @@ public enum PolicyYAML {
         if policy.bands.contains(where: { $0.order == .predictedReuse }) {
             let model = policy.prediction
             out += "\nprediction: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
-            out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions) }\n"
+            out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions)"
+            if let limit = model.killInsteadOfCompressingAbove { out += ", killInsteadOfCompressingAbove: \(number(limit))" }
+            out += " }\n"
         }
         if let model = policy.compression {
             out += "\ncompression:\n  mechanism: \(model.mechanism.rawValue)\n  match: \(matches(model.matches))\n"

@@ -1,3 +1,4 @@
+import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import Testing
@@ -209,5 +210,81 @@ struct PredictedReusePricingTests {
         let order = engine.killOrder(limit: 2)
         #expect(order.map(\.app) == ["grown", "big"])
         #expect(order.first?.reason.contains("relaunch costs 1 s") == true, "\(order.map(\.reason))")
+    }
+}
+
+/// The prediction's `killInsteadOfCompressingAbove`: reclaim kills an app unlikely to be reopened
+/// soon instead of compressing it.
+@Suite("Predicted reuse: kill instead of compressing")
+struct KillInsteadOfCompressingTests {
+    /// CompressionTests' compressor (reclaim below 100 MiB free, up to 150 MiB) with its band
+    /// ordered by predicted reuse (frequency only) and the switch at `limit` opens.
+    static func policy(limit: Double?) throws -> Policy {
+        var policy = try CompressionTests.policy()
+        for index in policy.bands.indices { policy.bands[index].order = .predictedReuse }
+        policy.prediction.timeOfDay = false
+        policy.prediction.transitions = false
+        policy.prediction.killInsteadOfCompressingAbove = limit
+        return policy
+    }
+
+    /// A opened once, then B and C five times each (100 MiB each), C in front: 100 MiB free; C
+    /// then grows by 20 MiB, so reclaim starts with A, the least recently used.
+    static func run(_ policy: Policy) throws -> [Event] {
+        let engine = CompressionTests.engine(policy)
+        try engine.apply(.open(AppLaunch(id: "A", footprint: .mebibytes(100))), at: 0)
+        var time = 1.0
+        for _ in 0..<5 {
+            for id in ["B", "C"] {
+                try engine.apply(.open(AppLaunch(id: AppID(id), footprint: .mebibytes(100))), at: time)
+                time += 1
+            }
+        }
+        _ = engine.takeEvents()
+        try engine.apply(.allocate(app: "C", bytes: .mebibytes(20), purgeable: false), at: time)
+        #expect(engine._invariantViolation() == nil)
+        return engine.takeEvents()
+    }
+
+    @Test("above the limit (A: 11 expected opens until reuse, limit 5) reclaim kills A; B is not touched")
+    func killsUnlikely() throws {
+        let events = try Self.run(try Self.policy(limit: 5))
+        let kills = events.compactMap { event -> (AppID, String)? in
+            if case .kill(let app, _, let reason, _, _) = event.kind { return (app, reason) }
+            return nil
+        }
+        #expect(kills.map(\.0) == ["A"])
+        #expect(kills.first?.1.hasPrefix(ReusePrediction.killInsteadOfCompressingReason + ": ") == true)
+        #expect(!events.contains { if case .compress = $0.kind { return true } else { return false } })
+    }
+
+    @Test("without the switch, or with a limit above A's, reclaim compresses A and B as before")
+    func compressesOtherwise() throws {
+        for limit in [nil, 50.0] {
+            let events = try Self.run(try Self.policy(limit: limit))
+            let compressed = events.compactMap { event -> AppID? in
+                if case .compress(let app, _, _, _, _) = event.kind { return app }
+                return nil
+            }
+            #expect(compressed == ["A", "B"], "limit \(String(describing: limit))")
+            #expect(!events.contains { if case .kill = $0.kind { return true } else { return false } })
+        }
+    }
+
+    @Test("the switch needs compression and a predictedReuse band; its range is checked")
+    func validation() throws {
+        var plain = try Policy.shipped("predictive")
+        plain.prediction.killInsteadOfCompressingAbove = 10
+        #expect(plain.problems.map(\.path) == ["prediction.killInsteadOfCompressingAbove"])
+        var out = try Self.policy(limit: 0.5)
+        #expect(out.problems.map(\.path) == ["prediction.killInsteadOfCompressingAbove"])
+        out.prediction.killInsteadOfCompressingAbove = 10
+        #expect(out.problems.isEmpty)
+        for file in ["jetsam-compressor-predicted", "jetsam-compressor-kill-unlikely"] {
+            let path = PackagePaths.path("Examples/policies/\(file).yaml")
+            let policy = try Policy(yaml: try String(contentsOfFile: path, encoding: .utf8), file: path)
+            #expect(policy.name == file && policy.compression != nil)
+            #expect(policy.prediction.killInsteadOfCompressingAbove == (file.hasSuffix("unlikely") ? 100 : nil))
+        }
     }
 }

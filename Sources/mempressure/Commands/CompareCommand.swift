@@ -141,7 +141,9 @@ struct CompareCommand: AsyncParsableCommand {
         if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--policies names \(duplicate) twice: every policy is one column")
         }
-        if let baseline, !(names.isEmpty ? Self.defaultPolicies : names).contains(baseline) {
+        // A policy given as a file is named inside it: the baseline is checked once policies are loaded.
+        let given = names.isEmpty ? Self.defaultPolicies : names
+        if let baseline, !given.contains(baseline), !given.contains(where: { !PolicyOption.isReference($0) }) {
             throw ValidationError("--baseline \(baseline) is not one of the policies compared")
         }
     }
@@ -161,6 +163,10 @@ struct CompareCommand: AsyncParsableCommand {
                     "informed knows a generated user's app weights: it runs on generated seeds, not --trace, --usage-log or --event-log")
             }
             let names = chosen.map(\.name)
+            if let baseline, !names.contains(baseline) {
+                throw CLIError.usage(
+                    "--baseline \(baseline) is not one of the policies compared (\(names.joined(separator: ", ")))")
+            }
             if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
                 throw CLIError.usage("two of the policies compared are named \(duplicate): every policy is one column")
             }

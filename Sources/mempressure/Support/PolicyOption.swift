@@ -21,6 +21,11 @@ struct PolicyOption: ParsableArguments {
         try PolicyOption.load(policy ?? defaultName)
     }
 
+    /// Whether `name` names a policy without a file: a shipped one, the oracle or `informed`.
+    static func isReference(_ name: String) -> Bool {
+        Policy.shippedNames.contains(name) || name == Oracle.name || name == Informed.name
+    }
+
     /// Loads the shipped policy `nameOrPath`, or the policy file at that path; `informed` (the
     /// reference told a generated user's app weights) only where `allowsInformed`.
     static func load(_ nameOrPath: String, allowsInformed: Bool = false) throws -> Policy {
