@@ -20,10 +20,13 @@ struct ReuseBooks {
     var hourly: [Double] = []
     /// log of the count of every open in each hour of the clock.
     var allHourly = [Double](repeating: -.infinity, count: 24)
-    /// log of how often the app of the outer key was followed by the app of the inner key.
+    /// log of how often the app of the outer key was followed by the app of the inner key: at most
+    /// ``maximumSuccessors`` apps per row (the least frequent is dropped for a new one).
     var transitions: [Int32: [Int32: Double]] = [:]
-    /// log of how often the app of the key was followed by any app.
+    /// log of how often the app of the key was followed by any app (dropped successors included).
     var transitionTotals: [Int32: Double] = [:]
+    /// The rows that hold an entry for the app of the key, so forgetting it is O(its entries).
+    var predecessors: [Int32: Set<Int32>] = [:]
     /// The app opened last, or −1.
     var lastOpened: Int32 = -1
     /// Each app's log expected loss per byte at the last scoring, by slot.
@@ -31,6 +34,10 @@ struct ReuseBooks {
     /// Each app's footprint at its last cold launch, by slot (0: unknown, as for a snapshot's apps):
     /// what a relaunch would load again, whatever the app has grown to since.
     var launchBytes: [Int64] = []
+
+    /// The most successors a row of ``transitions`` keeps: memory stays O(apps), whatever the
+    /// sequence (a phone user follows an app with a handful of others).
+    static let maximumSuccessors = 32
 
     init(model: ReusePrediction, cost: RelaunchModel) {
         self.model = model
@@ -76,12 +83,26 @@ struct ReuseBooks {
             allHourly[hour] = Self.logAdd(allHourly[hour], weight)
         }
         let slot = Int32(truncatingIfNeeded: index)
-        if model.transitions && lastOpened >= 0 {
-            transitions[lastOpened, default: [:]][slot] = Self.logAdd(
-                transitions[lastOpened]?[slot] ?? -.infinity, weight)
-            transitionTotals[lastOpened] = Self.logAdd(transitionTotals[lastOpened] ?? -.infinity, weight)
-        }
+        if model.transitions && lastOpened >= 0 { noteTransition(from: lastOpened, to: slot, weight: weight) }
         lastOpened = slot
+    }
+
+    /// Counts `from` followed by `to`, with weight e^`weight`; a full row first drops its least
+    /// frequent successor.
+    ///
+    /// - Complexity: O(``maximumSuccessors``) when the row is full, O(1) otherwise.
+    private mutating func noteTransition(from: Int32, to: Int32, weight: Double) {
+        var row = transitions.removeValue(forKey: from) ?? [:]
+        if row[to] == nil && row.count >= Self.maximumSuccessors,
+            let least = row.min(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key
+        {
+            row[least] = nil
+            predecessors[least]?.remove(from)
+        }
+        row[to] = Self.logAdd(row[to] ?? -.infinity, weight)
+        transitions[from] = row
+        predecessors[to, default: []].insert(from)
+        transitionTotals[from] = Self.logAdd(transitionTotals[from] ?? -.infinity, weight)
     }
 
     /// Notes the footprint app `index` launched with.
@@ -91,8 +112,9 @@ struct ReuseBooks {
     }
 
     /// Forgets app `index` (its slot is about to be reused by another app): its own counts, and
-    /// the transitions from it. Transitions into it and the totals keep its past opens, which
-    /// happened.
+    /// the transitions from and to it. The totals keep its past opens, which happened.
+    ///
+    /// - Complexity: O(its transitions)
     mutating func forget(_ index: Int) {
         guard index < opens.count else { return }
         opens[index] = -.infinity
@@ -102,9 +124,11 @@ struct ReuseBooks {
             for hour in 0..<24 { hourly[index * 24 + hour] = -.infinity }
         }
         let slot = Int32(truncatingIfNeeded: index)
-        transitions[slot] = nil
+        if let row = transitions.removeValue(forKey: slot) {
+            for successor in row.keys { predecessors[successor]?.remove(slot) }
+        }
         transitionTotals[slot] = nil
-        for key in transitions.keys { transitions[key]?[slot] = nil }
+        for predecessor in predecessors.removeValue(forKey: slot) ?? [] { transitions[predecessor]?[slot] = nil }
         if lastOpened == slot { lastOpened = -1 }
     }
 
@@ -219,6 +243,25 @@ extension PressureEngine {
     func chooseVictim() -> (index: Int, handle: IndexedHeapHandle)? {
         if hasDynamicBands { rescoreDynamicBands() }
         return nextVictim()
+    }
+
+    /// What is wrong with the prediction's books, if anything: a row above its bound, or the
+    /// reverse index out of step with the rows (for ``_invariantViolation()``).
+    ///
+    /// - Complexity: O(transitions)
+    func reuseInvariantViolation() -> String? {
+        guard let books = reuse else { return nil }
+        var entries = 0
+        for (from, row) in books.transitions {
+            if row.count > ReuseBooks.maximumSuccessors { return "reuse: row \(from) holds \(row.count) successors" }
+            for to in row.keys where books.predecessors[to]?.contains(from) != true {
+                return "reuse: \(from) → \(to) missing from the predecessors"
+            }
+            entries += row.count
+        }
+        let indexed = books.predecessors.values.reduce(0) { $0 + $1.count }
+        if indexed != entries { return "reuse: \(indexed) predecessor entries for \(entries) transitions" }
+        return nil
     }
 
     /// The prediction behind app `index`'s place in a `predictedReuse` band, for its kill reason.

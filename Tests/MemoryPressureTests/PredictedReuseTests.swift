@@ -164,6 +164,29 @@ struct PredictedReuseTests {
         #expect(engine._invariantViolation() == nil)
     }
 
+    @Test("the sequence model stays bounded: a row keeps 32 successors, and a reclaimed app leaves no entry")
+    func boundedTransitions() throws {
+        let engine = Self.engine(try Self.policy { $0.timeOfDay = false })
+        engine.retainsEndedApps = false
+        var time = 0.0
+        // hub, then 100 different apps, each followed by hub again: hub's row would hold 100.
+        for app in 0..<100 {
+            try engine.step(time, .open("hub", mib: 1))
+            try engine.step(time + 1, .open(AppID("app-\(app)"), mib: 1))
+            time += 2
+        }
+        #expect(engine._invariantViolation() == nil)
+        // Ending apps reclaims their records (and their transitions, both ways).
+        for app in 0..<50 { try engine.step(time, .userKill(app: AppID("app-\(app)"))) }
+        try engine.step(time + 1, .open("hub", mib: 1))
+        for app in 100..<140 {
+            try engine.step(time + 2, .open(AppID("app-\(app)"), mib: 1))
+            try engine.step(time + 3, .open("hub", mib: 1))
+            time += 2
+        }
+        #expect(engine._invariantViolation() == nil)
+    }
+
     @Test("policy files set the prediction model; every key optional, each range checked, written back by policy show")
     func policyFiles() throws {
         let text = try #require(Policy.shippedSource("predictive"))
