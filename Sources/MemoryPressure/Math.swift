@@ -33,6 +33,13 @@ enum Math {
         #endif
     }
 
+    /// log(e^a + e^b) without overflow: the sum of two counts kept as logarithms (−∞ for none).
+    static func logAdd(_ a: Double, _ b: Double) -> Double {
+        let high = Swift.max(a, b)
+        guard high > -.infinity else { return -.infinity }
+        return high + log(exp(a - high) + exp(b - high))
+    }
+
     /// e raised to x.
     static func exp(_ x: Double) -> Double {
         #if canImport(Glibc)

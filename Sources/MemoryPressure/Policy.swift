@@ -401,10 +401,15 @@ public struct RelaunchModel: Sendable, Hashable {
     /// λ, per second.
     var decayRate: Double { 0.693_147_180_559_945_3 / halfLife }
 
+    /// What relaunching an app of `footprint` bytes costs beyond a warm resume: cold − warm seconds.
+    func relaunchSeconds(footprint: Int64) -> Double {
+        coldFixed + coldPerMiB * Double(footprint) / 1_048_576 - warmFixed
+    }
+
     /// log of (cold − warm seconds) / bytes for an app of `footprint` bytes.
     func logCostPerByte(footprint: Int64) -> Double {
         let bytes = Double(Swift.max(footprint, 1))
-        let cost = Swift.max(coldFixed + coldPerMiB * bytes / 1_048_576 - warmFixed, 1e-9)
+        let cost = Swift.max(relaunchSeconds(footprint: Swift.max(footprint, 1)), 1e-9)
         return Math.log(cost / bytes)
     }
 }

@@ -233,8 +233,7 @@ extension PressureEngine {
         let weight = model.decayRate * now
         var log = apps[index].useLog
         if log == -.infinity && model.prior > 0 { log = Math.log(model.prior) + weight }
-        let high = Swift.max(log, weight)
-        apps[index].useLog = high + Math.log(Math.exp(log - high) + Math.exp(weight - high))
+        apps[index].useLog = Math.logAdd(log, weight)
     }
 
     private func warmResume(_ index: Int) {

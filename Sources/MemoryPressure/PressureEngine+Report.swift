@@ -131,7 +131,7 @@ extension PressureEngine {
         case .expectedRelaunchCost:
             let model = policy.relaunch
             let uses = Math.exp(app.useLog - model.decayRate * now)
-            let cost = model.coldFixed + model.coldPerMiB * Double(app.footprint) / 1_048_576 - model.warmFixed
+            let cost = model.relaunchSeconds(footprint: app.footprint)
             reason += " (recent opens \(Event.number((uses * 100).rounded() / 100)), relaunch costs "
             reason += "\(Event.number((cost * 100).rounded() / 100)) s)"
         case .predictedReuse:

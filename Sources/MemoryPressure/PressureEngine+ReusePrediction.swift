@@ -44,14 +44,6 @@ struct ReuseBooks {
         self.cost = cost
     }
 
-    /// log(e^a + e^b), exact for −∞ operands.
-    @inline(__always)
-    static func logAdd(_ a: Double, _ b: Double) -> Double {
-        let high = Swift.max(a, b)
-        guard high > -.infinity else { return -.infinity }
-        return high + Math.log(Math.exp(a - high) + Math.exp(b - high))
-    }
-
     /// The hour of the clock (0..<24) at engine time `time`, time 0 being midnight.
     @inline(__always)
     static func hour(at time: Double) -> Int {
@@ -75,12 +67,12 @@ struct ReuseBooks {
     mutating func noteOpen(_ index: Int, at time: Double) {
         grow(to: index)
         let weight = model.decayRate * time
-        opens[index] = Self.logAdd(opens[index], weight)
-        allOpens = Self.logAdd(allOpens, weight)
+        opens[index] = Math.logAdd(opens[index], weight)
+        allOpens = Math.logAdd(allOpens, weight)
         if model.timeOfDay {
             let hour = Self.hour(at: time)
-            hourly[index * 24 + hour] = Self.logAdd(hourly[index * 24 + hour], weight)
-            allHourly[hour] = Self.logAdd(allHourly[hour], weight)
+            hourly[index * 24 + hour] = Math.logAdd(hourly[index * 24 + hour], weight)
+            allHourly[hour] = Math.logAdd(allHourly[hour], weight)
         }
         let slot = Int32(truncatingIfNeeded: index)
         if model.transitions && lastOpened >= 0 { noteTransition(from: lastOpened, to: slot, weight: weight) }
@@ -99,10 +91,10 @@ struct ReuseBooks {
             row[least] = nil
             predecessors[least]?.remove(from)
         }
-        row[to] = Self.logAdd(row[to] ?? -.infinity, weight)
+        row[to] = Math.logAdd(row[to] ?? -.infinity, weight)
         transitions[from] = row
         predecessors[to, default: []].insert(from)
-        transitionTotals[from] = Self.logAdd(transitionTotals[from] ?? -.infinity, weight)
+        transitionTotals[from] = Math.logAdd(transitionTotals[from] ?? -.infinity, weight)
     }
 
     /// Notes the footprint app `index` launched with.
@@ -202,7 +194,7 @@ struct ReuseBooks {
     /// cold launch at the size it last launched with (its size now when that is unknown).
     func relaunchSeconds(of index: Int, footprint: Int64) -> Double {
         let launched = index < launchBytes.count && launchBytes[index] > 0 ? launchBytes[index] : footprint
-        return cost.coldFixed + cost.coldPerMiB * Double(launched) / 1_048_576 - cost.warmFixed
+        return cost.relaunchSeconds(footprint: launched)
     }
 }
 

@@ -20,14 +20,9 @@ public enum Informed {
     /// The reference as a policy: `Policy.ios4` with every band ordered by `BandOrder.externalScore`.
     /// Runs that use it get their scores from ``score(user:model:launchCost:)``.
     public static var policy: Policy {
-        var policy = Policy.ios4
-        policy.name = name
-        policy.summary = "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)"
-        for index in policy.bands.indices {
-            policy.bands[index].order = .externalScore
-            policy.bands[index].reason += " (informed: fewest expected opens per byte, from the user's true weights)"
-        }
-        return policy
+        Oracle.reference(
+            name: name, summary: "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)",
+            reasonSuffix: "informed: fewest expected opens per byte, from the user's true weights")
     }
 
     /// Whether `policy` is this reference (its name, and bands scored from outside).

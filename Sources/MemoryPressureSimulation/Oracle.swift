@@ -20,13 +20,22 @@ public enum Oracle {
     /// The oracle as a policy: `Policy.ios4` with every band ordered by
     /// `BandOrder.externalScore`. Runs that use it get their scores from ``score(for:launchCost:)``.
     public static var policy: Policy {
+        reference(
+            name: name,
+            summary: "clairvoyant reference: ios4's lifecycle, the victim whose loss costs least future wait per byte",
+            reasonSuffix: "oracle: reopened furthest in the future per byte")
+    }
+
+    /// A reference that shares `Policy.ios4`'s lifecycle and orders every band by
+    /// `BandOrder.externalScore` (its host supplies the scores), each band's reason followed by
+    /// `reasonSuffix` in parentheses: the oracle and ``Informed``.
+    static func reference(name: String, summary: String, reasonSuffix: String) -> Policy {
         var policy = Policy.ios4
         policy.name = name
-        policy.summary =
-            "clairvoyant reference: ios4's lifecycle, the victim whose loss costs least future wait per byte"
+        policy.summary = summary
         for index in policy.bands.indices {
             policy.bands[index].order = .externalScore
-            policy.bands[index].reason += " (oracle: reopened furthest in the future per byte)"
+            policy.bands[index].reason += " (\(reasonSuffix))"
         }
         return policy
     }
