@@ -92,21 +92,6 @@ public struct Comparison: Sendable {
     }
 }
 
-/// Why a comparison cannot run.
-public enum ComparisonError: Error, CustomStringConvertible, Sendable, Hashable {
-    /// The ``Informed`` reference was asked for on samples without a generated user behind them.
-    case informedNeedsUserModel(workload: String)
-
-    /// What went wrong, for people.
-    public var description: String {
-        switch self {
-        case .informedNeedsUserModel(let workload):
-            "the informed reference knows a generated user's app weights: it needs a workload with a user model "
-                + "(phone, phone-2024), not \(workload)"
-        }
-    }
-}
-
 /// One metric as comparisons show it: a name, how to read it from a run, and which way is better.
 public struct MetricDefinition: Sendable {
     /// Which way is better.

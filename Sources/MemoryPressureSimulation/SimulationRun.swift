@@ -19,7 +19,8 @@ public struct SimulationRun: Sendable {
     /// with `launchCost`; the metrics count from `warmUp` seconds on (the entries before are
     /// replayed, so the engine and a learning policy see them, but not counted). `scores`, when
     /// given, scores the bands ordered by `BandOrder.externalScore` (the ``Informed`` reference);
-    /// otherwise a clairvoyant policy gets the ``Oracle``'s. Every event is also passed to `onEvents`, in order (for `--events-out`);
+    /// otherwise a clairvoyant policy gets the ``Oracle``'s. Every event is also passed to
+    /// `onEvents`, in order (for `--events-out`);
     /// `progress` is called now and then with the share of the trace done.
     ///
     /// - Throws: ``ReplayError`` if the policy cannot be used (line 0) or the trace has an action

@@ -16,7 +16,8 @@ struct CompareCommand: AsyncParsableCommand {
             Without --seeds, the number of seeds is chosen sequentially: 30, then doubling up to \
             --max-seeds, until every paired launch-wait difference against the baseline is resolved \
             (at a level split over the looks) or its 95 % interval is within ±half of --resolve \
-            seconds (docs/statistics.md); the report says where and why it stopped. A row says what share of the gap between the baseline and the oracle each \
+            seconds (docs/statistics.md); the report says where and why it stopped. A row says \
+            what share of the gap between the baseline and the oracle each \
             policy closes. Every metric shows its mean per sample with a 95 % \
             confidence interval. A paired section then compares every policy with a baseline on the \
             same samples (the real killer with the lowest mean launch wait unless --baseline names one): the mean \
