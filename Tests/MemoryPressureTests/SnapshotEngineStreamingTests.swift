@@ -45,13 +45,14 @@ struct SnapshotEngineStreamingTests {
 
     /// The engine streamed from `text`, with a release that overwrites what it gives back (so
     /// a decoder reading released bytes would read garbage); also returns how often it was called.
-    static func streamed(_ text: String, policy: Policy) -> (engine: PressureEngine?, releases: Int) {
+    /// `batchSize` apps go to the loading thread at a time (the command's 1,024 by default).
+    static func streamed(_ text: String, policy: Policy, batchSize: Int = 1024) -> (engine: PressureEngine?, releases: Int) {
         var bytes = Array(text.utf8)
         var releases = 0
         let engine = bytes.withUnsafeMutableBufferPointer { buffer -> PressureEngine? in
             let base = buffer.baseAddress!
             let count = buffer.count
-            return PressureEngine.streamingSnapshot(UnsafeBufferPointer(buffer), policy: policy) { offset in
+            return PressureEngine.streamingSnapshot(UnsafeBufferPointer(buffer), policy: policy, batchSize: batchSize) { offset in
                 releases += 1
                 base.update(repeating: 0xFF, count: Swift.min(offset, count))
             }
@@ -66,17 +67,38 @@ struct SnapshotEngineStreamingTests {
             + ["free \(engine.free.value)", "level \(engine.levelForFreeMemory)"]
     }
 
-    @Test("seeded snapshots: the streamed engine is the engine of the parsed snapshot, for every shipped policy")
+    // Batches of 1 to 5 apps go round the loading thread's ring of 4 many times; 1,024 loads
+    // these documents on the decoding thread, in one batch.
+    @Test("seeded snapshots: the streamed engine is the engine of the parsed snapshot, for every shipped policy and batch size")
     func matchesParsed() throws {
         try withEvery("seed", in: UInt64(0)..<30) { seed in
             let text = Self.document(seed: seed, count: Int(seed * 7 % 150) + 1)
             let snapshot = try Snapshot(text: text, file: "t")
+            let batchSize = [1024, 1, 2, 3, 5][Int(seed % 5)]
             for name in Policy.shippedNames {
                 let policy = try Policy.shipped(name)
-                let engine = try #require(Self.streamed(text, policy: policy).engine, "\(name)")
+                let engine = try #require(Self.streamed(text, policy: policy, batchSize: batchSize).engine, "\(name)")
                 #expect(Self.summary(engine) == Self.summary(try PressureEngine(snapshot: snapshot, policy: policy)), "\(name)")
             }
         }
+    }
+
+    @Test("an app the engine refuses far from the end stops the loading thread, and the road gives up", arguments: [1, 7, 1024])
+    func refusalOnTheLoadingThread(batchSize: Int) throws {
+        // 5,000 apps, the 11th a second `app-3`: the engine refuses it on the loading thread.
+        func document(eleventh: String) -> String {
+            let apps = (0..<5_000).map { index in
+                #"{"id": "\#(index == 10 ? eleventh : "app-\(index)")", "state": "suspended", "footprint": \#(index + 1)}"#
+            }
+            return #"{"device": {"memory": 1099511627776}, "apps": ["# + apps.joined(separator: ", ") + "]}"
+        }
+        let policy = try Policy.shipped("jetsam")
+        #expect(Self.streamed(document(eleventh: "app-3"), policy: policy, batchSize: batchSize).engine == nil)
+        // The same document with unique ids streams, to the engine of the parsed snapshot.
+        let unique = document(eleventh: "app-x")
+        let engine = try #require(Self.streamed(unique, policy: policy, batchSize: batchSize).engine)
+        let parsed = try PressureEngine(snapshot: try Snapshot(text: unique, file: "t"), policy: policy)
+        #expect(Self.summary(engine) == Self.summary(parsed))
     }
 
     // android-lmkd: no per-app limits, so no app enters the queue one at a time (each insertion
@@ -109,7 +131,9 @@ struct SnapshotEngineStreamingTests {
             "device: {memory: 1024}\napps: []\n",
         ])
     func givesUp(text: String) throws {
-        #expect(Self.streamed(text, policy: try Policy.shipped("jetsam")).engine == nil)
+        for batchSize in [1, 1024] {
+            #expect(Self.streamed(text, policy: try Policy.shipped("jetsam"), batchSize: batchSize).engine == nil, "\(batchSize)")
+        }
     }
 
     @Test("bytes that are not UTF-8 in an id are the strict reader's to report, not repaired")

@@ -11,45 +11,6 @@ protocol SnapshotSink {
     mutating func add(_ fields: SnapshotAppFields) -> Bool
 }
 
-/// A sink that builds the engine as the apps arrive, with no ``Snapshot`` in between: the
-/// engine `PressureEngine(snapshot:policy:)` would make, when the document gives its device
-/// before its apps and nothing in it is refused (by the schema or by the engine). Anything else
-/// makes it give up, and the caller takes the road through ``Snapshot``, whose errors name the place.
-struct SnapshotEngineSink: SnapshotSink {
-    let policy: Policy
-    private(set) var engine: PressureEngine?
-    private var expected = 0
-
-    init(policy: Policy) {
-        self.policy = policy
-    }
-
-    mutating func take(_ device: Device) -> Bool {
-        guard engine == nil else { return false }
-        do {
-            engine = try PressureEngine(loadingSnapshotOf: device, policy: policy, expectedApps: expected)
-            return true
-        } catch {
-            return false
-        }
-    }
-
-    mutating func reserve(_ count: Int) {
-        expected = count
-        engine?.reserveCapacity(apps: count)
-    }
-
-    mutating func add(_ fields: SnapshotAppFields) -> Bool {
-        guard let engine, let app = fields.app() else { return false }
-        do {
-            try engine.addSnapshotApp(app)
-            return true
-        } catch {
-            return false
-        }
-    }
-}
-
 extension PressureEngine {
     /// The engine for the JSON snapshot in `bytes` (UTF-8, a byte order mark allowed), built in
     /// one pass straight from the bytes — the engine `PressureEngine(snapshot:policy:)` makes of
@@ -63,11 +24,19 @@ extension PressureEngine {
     public static func streamingSnapshot(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: Policy, release: @escaping (Int) -> Void = { _ in }
     ) -> PressureEngine? {
+        streamingSnapshot(bytes, policy: policy, batchSize: 1024, release: release)
+    }
+
+    /// ``streamingSnapshot(_:policy:release:)``, handing the apps to the loading thread
+    /// `batchSize` at a time (tests use small batches to go round the ring).
+    package static func streamingSnapshot(
+        _ bytes: UnsafeBufferPointer<UInt8>, policy: Policy, batchSize: Int, release: @escaping (Int) -> Void = { _ in }
+    ) -> PressureEngine? {
         let start = Snapshot.documentStart(bytes).first
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
-        var sink = SnapshotEngineSink(policy: policy)
-        guard SnapshotJSONDecoder.decode(bytes, from: start, into: &sink, release: release), let engine = sink.engine
-        else { return nil }
+        var sink = SnapshotEnginePipelineSink(policy: policy, batchSize: batchSize)
+        let decoded = SnapshotJSONDecoder.decode(bytes, from: start, into: &sink, release: release)
+        guard let engine = sink.finish(accepted: decoded) else { return nil }
         engine.finishSnapshotLoad()
         return engine
     }
