@@ -18,6 +18,9 @@ extension PressureEngine {
     /// its apps before its device, or holds anything the strict reader or the engine would
     /// refuse. The caller then reads it through ``Snapshot``, whose errors name the place.
     ///
+    /// A document of more than 1,024 apps is loaded into the engine on a second thread while
+    /// this one decodes on; the call returns when both are done.
+    ///
     /// - Parameter release: called now and then with an offset the decoder will not read
     ///   before again, so that a caller holding the bytes can give that memory back.
     /// - Complexity: O(length of `bytes`) plus the engine's load.
