@@ -114,7 +114,7 @@ extension PressureEngine {
 
     /// Records in which states app `index` may be compressed, and queues or unqueues it.
     func setCompressibleStates(_ index: Int, _ states: UInt8) {
-        guard compression != nil else { return }
+        guard hasCompression else { return }
         compression!.ensure(index)
         compression!.compressibleStates[index] = states
         syncCompressionQueue(index)
@@ -123,7 +123,7 @@ extension PressureEngine {
     /// What zram holds, uncompressed: the apps' swap entries in it (0 for another mechanism).
     @inline(__always)
     var zramHeld: Int64 {
-        guard compression != nil, compression!.model.mechanism == .zram else { return 0 }
+        guard hasCompression, compression!.model.mechanism == .zram else { return 0 }
         return compression!.pooled
     }
 
@@ -131,7 +131,7 @@ extension PressureEngine {
     /// `oom_badness` as `MM_SWAPENTS`.
     @inline(__always)
     func zramBytes(of index: Int) -> Int64 {
-        guard compression != nil, compression!.model.mechanism == .zram, index < compression!.compressed.count else {
+        guard hasCompression, compression!.model.mechanism == .zram, index < compression!.compressed.count else {
             return 0
         }
         return compression!.compressed[index]
@@ -140,14 +140,14 @@ extension PressureEngine {
     /// The compressed size of app `index`'s share of the pool (0 without compression).
     @inline(__always)
     func storedBytes(of index: Int) -> Int64 {
-        guard compression != nil, index < compression!.stored.count, !compression!.frozen[index] else { return 0 }
+        guard hasCompression, index < compression!.stored.count, !compression!.frozen[index] else { return 0 }
         return compression!.stored[index]
     }
 
     /// Follows a state change of app `index` from `old`: an app that runs again is decompressed
     /// whole, and the app is queued for reclaim or taken out as its new state requires.
     func compressionFollowsState(_ index: Int, from old: AppState) {
-        guard compression != nil else { return }
+        guard hasCompression else { return }
         compression!.ensure(index)
         let new = apps[index].state
         if old == .suspended { compression!.suspendedCount -= 1 }
@@ -160,7 +160,7 @@ extension PressureEngine {
     ///
     /// - Complexity: O(log n)
     func syncCompressionQueue(_ index: Int) {
-        guard compression != nil else { return }
+        guard hasCompression else { return }
         compression!.ensure(index)
         let state = apps[index].state
         // Only an app that is not executing is compressed, whatever the match says.
@@ -184,14 +184,14 @@ extension PressureEngine {
     /// The bytes reclaim would compress in app `index`: the compressible share of its base memory.
     @inline(__always)
     func compressibleBytes(of index: Int) -> Int64 {
-        guard compression != nil else { return 0 }
+        guard hasCompression else { return 0 }
         return Int64((Double(apps[index].base) * compression!.model.compressible).rounded(.down))
     }
 
     /// The clean file pages reclaim would drop from app `index`: the file-backed share of its base memory.
     @inline(__always)
     func evictableBytes(of index: Int) -> Int64 {
-        guard compression != nil else { return 0 }
+        guard hasCompression else { return 0 }
         return Int64((Double(apps[index].base) * compression!.model.fileBacked).rounded(.down))
     }
 
@@ -215,14 +215,14 @@ extension PressureEngine {
     /// room in the pool.
     @inline(__always)
     var compressionIsDue: Bool {
-        guard compression != nil else { return false }
+        guard hasCompression else { return false }
         return accountant.free.value < compression!.startBelow && !compression!.queue.isEmpty && reclaimHasRoom
     }
 
     /// Whether the pool is past its shortage line.
     @inline(__always)
     var compressorIsShort: Bool {
-        guard compression != nil else { return false }
+        guard hasCompression else { return false }
         return compression!.pooled > compression!.shortageAbove
     }
 
@@ -353,7 +353,7 @@ extension PressureEngine {
     /// Takes app `index`'s share out of the pool (its memory is decompressed, or freed by a kill);
     /// a kill also forgets its dropped file pages.
     func dropFromPool(_ index: Int, killed: Bool = false) {
-        guard compression != nil, index < compression!.compressed.count else { return }
+        guard hasCompression, index < compression!.compressed.count else { return }
         if killed { compression!.evicted[index] = 0 }
         guard compression!.compressed[index] > 0 else { return }
         if compression!.frozen[index] {

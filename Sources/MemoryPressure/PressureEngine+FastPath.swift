@@ -74,7 +74,7 @@ extension PressureEngine {
             return
         }
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
-        if let next = taskQueue.max, -next.priority <= time {
+        if !taskQueue.isEmpty, let next = taskQueue.max, -next.priority <= time {
             try mutate { () throws(EngineError) in expireBackgroundTasks(through: time) }
         }
         try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)

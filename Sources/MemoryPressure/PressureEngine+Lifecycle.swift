@@ -185,7 +185,7 @@ extension PressureEngine {
         }
         apps[index].flags.remove(.isOverLimit)
         if classified.hasLimit { apps[index].flags.insert(.hasLimit) } else { apps[index].flags.remove(.hasLimit) }
-        if compression != nil { setCompressibleStates(index, classified.compressibleStates) }
+        if hasCompression { setCompressibleStates(index, classified.compressibleStates) }
     }
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
@@ -353,7 +353,7 @@ extension PressureEngine {
         }
         checkLimit(index)
         syncKillQueue(index)
-        if compression != nil { compressionFollowsState(index, from: old) }
+        if hasCompression { compressionFollowsState(index, from: old) }
     }
 
     /// Delivers an app-delegate callback and logs it.
@@ -375,7 +375,7 @@ extension PressureEngine {
     /// Takes app `index` out of memory: its footprint returns to the device, its views and tasks end.
     func terminate(_ index: Int) {
         accountant.charge(-apps[index].footprint)
-        if compression != nil { dropFromPool(index, killed: true) }
+        if hasCompression { dropFromPool(index, killed: true) }
         apps[index].base = 0
         apps[index].viewCaches = 0
         apps[index].onscreenView = 0

@@ -63,7 +63,7 @@ extension PressureEngine {
         defer { updateLevelBounds() }
         killLimitViolators()
         let freeBeforeReclaim = accountant.free.value
-        if compression != nil {
+        if hasCompression {
             lastReclaimSeconds = 0
             reclaimByCompression()
             killForCompressorSpace()
@@ -78,7 +78,7 @@ extension PressureEngine {
             level = next
             warnAndPurge(at: next)
         }
-        if pressureStall != nil {
+        if hasPressureStall {
             // lmkd's PSI mode: its own rules decide the kills, not the levels.
             pressureStallKills(freeBeforeReclaim: freeBeforeReclaim)
         } else if (level >= policy.kills.startLevel && accountant.free.value < killTarget)
@@ -101,7 +101,7 @@ extension PressureEngine {
         let free = accountant.free.value
         return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
             || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
-            || (compression != nil && (compressionIsDue || compressorIsShort)) || pressureStallNeedsEvaluation
+            || (hasCompression && (compressionIsDue || compressorIsShort)) || pressureStallNeedsEvaluation
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below

@@ -105,7 +105,7 @@ extension PressureEngine {
     /// Records that an app waited `waited` seconds for its memory (a "some" stall) and read
     /// `bytes` of file pages again.
     func noteRefault(bytes: Int64, waited: Double) {
-        guard pressureStall != nil else { return }
+        guard hasPressureStall else { return }
         rollPressureWindow()
         pressureStall!.some += waited
         pressureStall!.refaulted &+= bytes
@@ -124,7 +124,7 @@ extension PressureEngine {
     /// its last wake-up.
     @inline(__always)
     var pressureStallNeedsEvaluation: Bool {
-        guard let books = pressureStall else { return false }
+        guard hasPressureStall, let books = pressureStall else { return false }
         return accountant.free.value < books.lowWatermark || books.refaultedSinceCheck > 0 || books.killedLastCycle
     }
 
@@ -134,7 +134,7 @@ extension PressureEngine {
     ///
     /// - Complexity: O(log n) per kill.
     func pressureStallKills(freeBeforeReclaim: Int64) {
-        guard pressureStall != nil else { return }
+        guard hasPressureStall else { return }
         rollPressureWindow()
         let books = pressureStall!
         let direct = freeBeforeReclaim < books.minWatermark

@@ -204,7 +204,7 @@ extension PressureEngine {
         let index = try register(app.id)
         configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
         // A snapshot's or a live source's figures are measured: the engine compresses none of them.
-        if compression != nil { setCompressibleStates(index, 0) }
+        if hasCompression { setCompressibleStates(index, 0) }
         guard app.state.isResident else { return }
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
         apps[index].viewCaches = app.viewCaches.value
@@ -216,7 +216,7 @@ extension PressureEngine {
         if app.state.isForeground { foreground = index }
         accountant.charge(apps[index].footprint)
         apps[index].state = app.state
-        if compression != nil && app.state == .suspended { compression!.suspendedCount += 1 }
+        if hasCompression && app.state == .suspended { compression!.suspendedCount += 1 }
         bandSequence &+= 1
         apps[index].bandEntry = bandSequence
         checkLimit(index)
@@ -270,7 +270,7 @@ extension PressureEngine {
         {
             configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
         }
-        if compression != nil {
+        if hasCompression {
             // The reading replaces the engine's books for the app, compressed memory included.
             dropFromPool(index, killed: true)
             setCompressibleStates(index, 0)

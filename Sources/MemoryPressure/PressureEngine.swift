@@ -128,6 +128,13 @@ public final class PressureEngine {
     /// lmkd's PSI-mode books (``Policy/psi``; `nil`: the policy has none).
     @exclusivity(unchecked)
     var pressureStall: PressureStallBooks? = nil
+    /// Whether ``compression`` is set, read on every footprint change without copying the
+    /// optional books (a test of `compression != nil` calls an outlined copy of them).
+    @exclusivity(unchecked)
+    private(set) var hasCompression = false
+    /// Whether ``pressureStall`` is set, read as ``hasCompression`` is.
+    @exclusivity(unchecked)
+    private(set) var hasPressureStall = false
     /// CPU seconds of the compression done by the reclaim now under way.
     @exclusivity(unchecked)
     var lastReclaimSeconds = 0.0
@@ -277,6 +284,8 @@ public final class PressureEngine {
         reuse = predicts ? ReuseBooks(model: policy.prediction, cost: policy.relaunch) : nil
         compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
+        hasCompression = compression != nil
+        hasPressureStall = pressureStall != nil
         updateLevelBounds()
     }
 

@@ -94,7 +94,7 @@ import TestSupport
     static func earlyoomDryRunVictim() throws -> Int32 {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "earlyoom-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
