@@ -78,6 +78,8 @@ struct AppFlags: OptionSet {
     static let isOverLimit = AppFlags(rawValue: 8)
     /// The slot's record was reclaimed (``PressureEngine/retainsEndedApps``): it holds no app.
     static let isReclaimed = AppFlags(rawValue: 16)
+    /// The engine prewarmed it (``Prewarm``) and the user has not opened it since.
+    static let prewarmed = AppFlags(rawValue: 32)
 }
 
 /// What only some apps have: view controllers, coalesced notifications, a background task,

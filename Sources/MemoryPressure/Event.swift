@@ -43,6 +43,10 @@ public struct Event: Sendable, Hashable {
         /// A frozen app that runs again was read back from storage: `bytes` (compressed), for
         /// which it waited `seconds` (its decompression follows).
         case thaw(app: AppID, bytes: Bytes, seconds: Double)
+        /// The engine launched an app the user had not opened, into the background, and
+        /// suspended it (``Prewarm``): `bytes` is the footprint it launched with. No callback is
+        /// delivered; the user's next open of it is a warm resume.
+        case prewarm(app: AppID, bytes: Bytes)
     }
 
     /// The app-delegate callbacks (docs/DESIGN.md).

@@ -43,13 +43,16 @@ public struct ReusePrediction: Sendable, Hashable {
     /// soon would only hold pool space and cost compression work, while a kill frees all of it. `nil`:
     /// reclaim compresses every app it may, whatever the prediction.
     public var killInsteadOfCompressingAbove: Double?
+    /// Prewarming: after each open, the app likeliest to be opened next is launched in the
+    /// background and suspended, if it is not in memory (``Prewarm``). `nil`: no prewarming.
+    public var prewarm: Prewarm?
 
     /// A prediction model; see each property.
     ///
     /// - Complexity: O(1)
     public init(
         halfLife: Double, prior: Double, timeOfDay: Bool, hoursAhead: Int, transitions: Bool,
-        killInsteadOfCompressingAbove: Double? = nil
+        killInsteadOfCompressingAbove: Double? = nil, prewarm: Prewarm? = nil
     ) {
         self.halfLife = halfLife
         self.prior = prior
@@ -57,6 +60,7 @@ public struct ReusePrediction: Sendable, Hashable {
         self.hoursAhead = hoursAhead
         self.transitions = transitions
         self.killInsteadOfCompressingAbove = killInsteadOfCompressingAbove
+        self.prewarm = prewarm
     }
 
     /// The defaults of `predictive.yaml` (see its comments for how they were chosen): a 7-day
@@ -78,4 +82,42 @@ public struct ReusePrediction: Sendable, Hashable {
 
     /// λ, per second.
     var decayRate: Double { 0.693_147_180_559_945_3 / halfLife }
+}
+
+/// Prewarming: launching an app the user is likely to open next into free memory before they do,
+/// so that the open is a warm resume instead of a cold launch (FALCON's prelaunch: Yan et al.,
+/// MobiSys 2012; iOS 15's prewarming, "About the app launch sequence", Apple developer
+/// documentation; Android's app-launch prediction work, such as Marvin and Acclaim, USENIX ATC
+/// 2020, weighs the same trade).
+///
+/// After each open (an `open` or `launch` action), the engine takes the app not in memory whose
+/// chance of being the next open — q(a | f), ``ReusePrediction`` — is the highest, among the apps
+/// it has seen launched (it launches a prewarmed app as it last launched: same footprint, views,
+/// background modes). It launches that app in the background and suspends it, with no callback
+/// and no open counted, when the chance is at least ``chance``, free memory stays at or above
+/// ``freeAbove`` after it, and fewer than ``unopened`` prewarmed apps wait unopened. The launch is
+/// logged as a `prewarm` event; the app is then a suspended app like any other, which the
+/// policy's bands may kill. The memory it takes and the launch work it costs are counted against
+/// the warm resumes it brings (`compare`: prewarms, prewarms opened, CPU prewarming).
+public struct Prewarm: Sendable, Hashable {
+    /// The least chance, from 0 to 1, that the app is the user's next open.
+    public var chance: Double
+    /// The free memory a prewarm must leave: bytes, or a percentage of usable memory.
+    public var freeAbove: MemoryAmount
+    /// The most prewarmed apps that may wait unopened at once.
+    public var unopened: Int
+
+    /// A prewarming rule; see each property.
+    ///
+    /// - Complexity: O(1)
+    public init(chance: Double, freeAbove: MemoryAmount, unopened: Int) {
+        self.chance = chance
+        self.freeAbove = freeAbove
+        self.unopened = unopened
+    }
+
+    /// The accepted range of ``chance``.
+    public static let chanceRange: ClosedRange<Double> = 0.001...1
+    /// The accepted range of ``unopened``.
+    public static let unopenedRange: ClosedRange<Int> = 1...16
 }

@@ -86,6 +86,23 @@ extension Policy {
                     "needs a \"compression\" section and a band ordered by predictedReuse (the prediction it reads)")
             }
         }
+        if let rule = prediction.prewarm {
+            if !(Prewarm.chanceRange ~= rule.chance) {
+                problem("prediction.prewarm.chance", "expected 0.001...1, found \(rule.chance)")
+            }
+            if !(Prewarm.unopenedRange ~= rule.unopened) {
+                problem("prediction.prewarm.unopened", "expected 1...16, found \(rule.unopened)")
+            }
+            if case .percent(let percent) = rule.freeAbove, !(0...100 ~= percent) {
+                problem("prediction.prewarm.freeAbove", "expected 0...100 %, found \(percent)")
+            }
+            if case .bytes(let bytes) = rule.freeAbove, bytes.value < 0 {
+                problem("prediction.prewarm.freeAbove", "expected a size ≥ 0, found \(bytes.value)")
+            }
+            if !bands.contains(where: { $0.order == .predictedReuse }) {
+                problem("prediction.prewarm", "needs a band ordered by predictedReuse (the prediction it reads)")
+            }
+        }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
         for (path, message) in psi?.problems ?? [] { problem(path, message) }
         if psi != nil {

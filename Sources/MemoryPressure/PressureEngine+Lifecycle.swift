@@ -40,12 +40,19 @@ extension PressureEngine {
             throw error
         }
         evaluatePressure()
+        if prewarms, action.opensApp {
+            prewarmLikeliestNext()
+            evaluatePressure()
+        }
     }
 
     private func perform(_ action: Action) throws(EngineError) {
         switch action {
         case .launch(let launch):
-            if let index = indexByID[launch.id], apps[Int(index)].state.isResident {
+            // An app the engine prewarmed was never launched by the user: launching it opens it.
+            if let index = indexByID[launch.id], apps[Int(index)].state.isResident,
+                !apps[Int(index)].flags.contains(.prewarmed)
+            {
                 throw .alreadyRunning(launch.id, state: apps[Int(index)].state)
             }
             try open(launch)
@@ -190,7 +197,7 @@ extension PressureEngine {
 
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
         noteUse(index)
-        if reuse != nil { reuse!.noteLaunchSize(index, launch.footprint.value) }
+        if reuse != nil { reuse!.noteLaunch(index, launch) }
         configure(
             index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
         if launch.exitsOnSuspend {
@@ -238,6 +245,7 @@ extension PressureEngine {
 
     private func warmResume(_ index: Int) {
         noteUse(index)
+        endPrewarm(index)
         callback(index, .willEnterForeground)
         foreground = index
         foregroundIgnored = 0
@@ -344,6 +352,7 @@ extension PressureEngine {
         let old = apps[index].state
         guard old != state else { return }
         let oldBand = old.isResident ? apps[index].bands[old] : BandTable.none
+        if !state.isResident { endPrewarm(index) }
         apps[index].state = state
         log(.state(app: apps[index].id, from: old, to: state))
         let newBand = state.isResident ? apps[index].bands[state] : BandTable.none

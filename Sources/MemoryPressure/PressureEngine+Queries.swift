@@ -116,6 +116,7 @@ extension PressureEngine {
         }
         if let violation = compressionInvariantViolation() { return violation }
         if let violation = reuseInvariantViolation() { return violation }
+        if let violation = prewarmInvariantViolation() { return violation }
         if accountant.free != device.usable - Bytes(sum) - accountant.unattributed - accountant.compressedPool {
             return "free memory \(accountant.free.value) does not follow from the footprints"
         }

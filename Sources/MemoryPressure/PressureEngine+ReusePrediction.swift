@@ -34,6 +34,9 @@ struct ReuseBooks {
     /// Each app's footprint at its last cold launch, by slot (0: unknown, as for a snapshot's apps):
     /// what a relaunch would load again, whatever the app has grown to since.
     var launchBytes: [Int64] = []
+    /// Each app's last cold launch, by slot, kept only when the model prewarms: what a prewarm
+    /// launches again.
+    var launches: [Int32: AppLaunch] = [:]
 
     /// The most successors a row of ``transitions`` keeps: memory stays O(apps), whatever the
     /// sequence (a phone user follows an app with a handful of others).
@@ -97,10 +100,11 @@ struct ReuseBooks {
         transitionTotals[from] = Math.logAdd(transitionTotals[from] ?? -.infinity, weight)
     }
 
-    /// Notes the footprint app `index` launched with.
-    mutating func noteLaunchSize(_ index: Int, _ bytes: Int64) {
+    /// Notes how app `index` launched: its footprint, and the whole launch when the model prewarms.
+    mutating func noteLaunch(_ index: Int, _ launch: AppLaunch) {
         grow(to: index)
-        launchBytes[index] = bytes
+        launchBytes[index] = launch.footprint.value
+        if model.prewarm != nil { launches[Int32(truncatingIfNeeded: index)] = launch }
     }
 
     /// Forgets app `index` (its slot is about to be reused by another app): its own counts, and
@@ -112,6 +116,7 @@ struct ReuseBooks {
         opens[index] = -.infinity
         scores[index] = 0
         launchBytes[index] = 0
+        launches[Int32(truncatingIfNeeded: index)] = nil
         if model.timeOfDay {
             for hour in 0..<24 { hourly[index * 24 + hour] = -.infinity }
         }

@@ -135,6 +135,9 @@ public final class PressureEngine {
     /// Whether ``pressureStall`` is set, read as ``hasCompression`` is.
     @exclusivity(unchecked)
     private(set) var hasPressureStall = false
+    /// Resident apps the engine prewarmed that the user has not opened since (``Prewarm``).
+    @exclusivity(unchecked)
+    var prewarmedUnopened = 0
     /// CPU seconds of the compression done by the reclaim now under way.
     @exclusivity(unchecked)
     var lastReclaimSeconds = 0.0

@@ -42,6 +42,8 @@ extension Event {
         case .thaw(let app, let bytes, let seconds):
             line += ",\"type\":\"thaw\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
             line += ",\"seconds\":" + Self.json(seconds)
+        case .prewarm(let app, let bytes):
+            line += ",\"type\":\"prewarm\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
         }
         return line + "}"
     }

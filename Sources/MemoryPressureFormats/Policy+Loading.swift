@@ -239,6 +239,13 @@ final class PolicyLoader {
         model.transitions = try object.optionalBool("transitions") ?? model.transitions
         model.killInsteadOfCompressingAbove = try object.optionalNumber(
             "killInsteadOfCompressingAbove", in: ReusePrediction.killInsteadOfCompressingRange, unit: "opens")
+        if let prewarm = try object.optionalObject("prewarm") {
+            model.prewarm = Prewarm(
+                chance: try prewarm.number("chance", in: Prewarm.chanceRange),
+                freeAbove: try prewarm.amount("freeAbove"),
+                unopened: try prewarm.int("unopened", in: Prewarm.unopenedRange))
+            try prewarm.finish()
+        }
         try object.finish()
         return model
     }

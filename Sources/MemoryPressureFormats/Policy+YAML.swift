@@ -81,6 +81,9 @@ public enum PolicyYAML {
             out += "\nprediction: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
             out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions)"
             if let limit = model.killInsteadOfCompressingAbove { out += ", killInsteadOfCompressingAbove: \(number(limit))" }
+            if let rule = model.prewarm {
+                out += ", prewarm: { chance: \(number(rule.chance)), freeAbove: \(rule.freeAbove), unopened: \(rule.unopened) }"
+            }
             out += " }\n"
         }
         if let model = policy.compression {

@@ -20,6 +20,9 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
     /// The policy compresses memory (`Policy.compression`): a host's arenas hold real bytes,
     /// which it cannot compress.
     case compressionNotMirrored(policy: String)
+    /// The policy prewarms apps (`Policy.prediction.prewarm`): a prewarm launches an app no action
+    /// describes, so the host does not know what to allocate for it.
+    case prewarmNotMirrored(policy: String)
 
     /// What failed and what was expected.
     public var description: String {
@@ -39,6 +42,9 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
         case .compressionNotMirrored(let policy):
             return "policy \(policy) compresses memory, which real arenas cannot mirror; expected a policy without "
                 + "\"compression\""
+        case .prewarmNotMirrored(let policy):
+            return "policy \(policy) prewarms apps, which a real-memory host does not mirror; expected a policy without "
+                + "\"prediction.prewarm\""
         }
     }
 }

@@ -56,7 +56,8 @@ public final class RealMemoryHost {
     /// A host around a new engine for `device` and `policy`.
     ///
     /// - Throws: ``RealMemoryError/invalidScale(_:)``; ``RealMemoryError/compressionNotMirrored(policy:)``
-    ///   for a policy with compression; ``RealMemoryError/engine(_:)`` if the
+    ///   for a policy with compression and ``RealMemoryError/prewarmNotMirrored(policy:)`` for one that
+    ///   prewarms; ``RealMemoryError/engine(_:)`` if the
     ///   policy's patterns do not compile; ``RealMemoryError/jemalloc(_:app:)`` if jemalloc's
     ///   page size (`arenas.page`) cannot be read.
     /// - Complexity: O(size of the policy)
@@ -65,6 +66,7 @@ public final class RealMemoryHost {
     ) throws(RealMemoryError) {
         guard configuration.scale > 0, configuration.scale.isFinite else { throw .invalidScale(configuration.scale) }
         guard policy.compression == nil else { throw .compressionNotMirrored(policy: policy.name) }
+        guard policy.prediction.prewarm == nil else { throw .prewarmNotMirrored(policy: policy.name) }
         do {
             self.engine = try PressureEngine(device: device, policy: policy)
         } catch {

@@ -182,6 +182,13 @@ public struct MetricDefinition: Sendable {
         .init(name: "apps thawed", key: "thawedApps", better: .neither, isDeterministic: true) {
             Double($0.thawedApps)
         },
+        .init(name: "prewarms", key: "prewarms", better: .neither, isDeterministic: true) { Double($0.prewarms) },
+        .init(name: "  opened while resident", key: "prewarmsOpened", better: .higher, isDeterministic: true) {
+            Double($0.prewarmsOpened)
+        },
+        .init(name: "  launch work (s)", key: "prewarmSeconds", better: .lower, isDeterministic: true) {
+            $0.prewarmSeconds
+        },
         .init(name: "apps resident (mean)", key: "averageResidentApps", better: .higher, isDeterministic: true) {
             $0.averageResidentApps
         },

@@ -52,6 +52,15 @@ public struct Metrics: Sendable, Hashable {
     public var decompressedResumes = 0
     /// Seconds the user waited for thawing, decompression and refaults on warm resumes (a part of ``launchWait``).
     public var decompressionWait = 0.0
+    /// Apps the policy prewarmed (``Prewarm``): launched in the background before the user opened them.
+    public var prewarms = 0
+    /// Prewarmed apps the user then opened while they were still in memory (warm resumes they brought).
+    public var prewarmsOpened = 0
+    /// Bytes prewarmed apps launched with.
+    public var bytesPrewarmed: Int64 = 0
+    /// Launch work spent prewarming, in seconds: each prewarm priced as a cold launch of its size
+    /// (the user does not wait for it; the device spends it).
+    public var prewarmSeconds = 0.0
     /// The time-weighted average number of resident apps.
     public var averageResidentApps = 0.0
     /// Actions the replay skipped because the policy had killed the app they address.
@@ -104,6 +113,8 @@ public struct MetricsCollector {
     /// The launch description of the action being recorded, if it is a launch or an open.
     private var pendingLaunch: AppLaunch? = nil
     private var killed: Set<AppID> = []
+    /// Prewarmed apps not opened since, nor out of memory.
+    private var prewarmed: Set<AppID> = []
     private var level: PressureLevel = .normal
     private var levelSince = 0.0
     private var resident = 0
@@ -156,6 +167,7 @@ public struct MetricsCollector {
             case .willEnterForeground:
                 metrics.warmResumes += 1
                 metrics.launchWait += launchCost.warmFixed
+                if prewarmed.remove(app) != nil { metrics.prewarmsOpened += 1 }
             case .didReceiveMemoryWarning:
                 if level == 1 { metrics.level1Warnings += 1 } else { metrics.level2Warnings += 1 }
             default: break
@@ -170,6 +182,7 @@ public struct MetricsCollector {
             if from.isResident && !to.isResident {
                 changeResident(by: -1, at: event.time)
                 knownViews[app] = nil
+                prewarmed.remove(app)
             }
         case .level(_, let to, _):
             metrics.secondsAtLevel[level, default: 0] += event.time - levelSince
@@ -206,6 +219,13 @@ public struct MetricsCollector {
                 metrics.decompressionWait += seconds
                 metrics.launchWait += seconds
             }
+        case .prewarm(let app, let bytes):
+            metrics.prewarms += 1
+            metrics.bytesPrewarmed = Self.saturatingSum(metrics.bytesPrewarmed, bytes.value)
+            metrics.prewarmSeconds += launchCost.cold(footprint: bytes)
+            prewarmed.insert(app)
+            // A relaunch later is of an app the prewarm brought back, not of the one killed.
+            killed.remove(app)
         }
     }
 

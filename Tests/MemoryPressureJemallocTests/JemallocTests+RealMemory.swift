@@ -222,6 +222,23 @@ extension JemallocTests {
             }
         }
 
+        @Test func policiesWhoseMechanismsTheArenasCannotMirrorAreRefused() throws {
+            var prewarming = try Policy.shipped("predictive")
+            prewarming.prediction.prewarm = Prewarm(chance: 0.5, freeAbove: .percent(20), unopened: 1)
+            #expect {
+                try RealMemoryHost(device: .iPhone4, policy: prewarming)
+            } throws: { error in
+                guard case RealMemoryError.prewarmNotMirrored(let policy) = error else { return false }
+                return policy == "predictive" && "\(error)".contains("\"prediction.prewarm\"")
+            }
+            #expect {
+                try RealMemoryHost(device: .iPhone4, policy: try Policy.shipped("jetsam-compressor"))
+            } throws: { error in
+                guard case RealMemoryError.compressionNotMirrored = error else { return false }
+                return true
+            }
+        }
+
         @Test func footprintsAreReadAfterEveryAction() throws {
             let (host, _) = try Self.replayEpisode()
             #expect(host.report.footprintSamples >= Self.episode.count)

@@ -1,3 +1,4 @@
+import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureSimulation
@@ -108,14 +109,23 @@ struct OracleTests {
 
     @Test(
         "the learning policies do not read the future: changing the trace after t changes no decision before t",
-        arguments: ["relaunch-aware", "predictive"])
+        arguments: ["relaunch-aware", "predictive", "predictive-prewarm"])
     func noFuture(name: String) throws {
         let generator = WorkloadGenerator(workload: .phone)
-        let policy = try Policy.shipped(name)
+        // predictive-prewarm is a measured variant in Examples/policies, not a shipped policy.
+        let policy =
+            name == "predictive-prewarm"
+            ? try Policy(
+                yaml: try String(contentsOfFile: PackagePaths.path("Examples/policies/\(name).yaml"), encoding: .utf8),
+                file: name)
+            : try Policy.shipped(name)
+        // Kills, and the prewarms a policy decides from the same prediction.
         func kills(_ trace: Trace, _ policy: Policy, before cut: Double) throws -> [String] {
             try Replay.events(trace, policy: policy).filter { $0.time < cut }.compactMap { event in
-                if case .kill = event.kind { return event.jsonLine }
-                return nil
+                switch event.kind {
+                case .kill, .prewarm: return event.jsonLine
+                default: return nil
+                }
             }
         }
         var checked = 0

@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureSimulation
@@ -21,8 +22,9 @@ final class CompressionCostBenchmark {
     /// The policies measured, each kill-only policy before the ones that reclaim.
     static let policies = ["jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi"]
 
-    /// The learning policies measured (issue 26), after ios4, whose lifecycle they share.
-    static let learningPolicies = ["ios4", "relaunch-aware", "predictive"]
+    /// The learning policies measured (issue 26), after ios4, whose lifecycle they share;
+    /// predictive-prewarm is the measured variant in Examples/policies (a prewarm decision per open).
+    static let learningPolicies = ["ios4", "relaunch-aware", "predictive", "predictive-prewarm"]
 
     let workload: Workload
     let policyName: String
@@ -38,12 +40,19 @@ final class CompressionCostBenchmark {
         let generator = WorkloadGenerator(workload: workload)
         traces = (1...30).map { generator.trace(seed: UInt64($0)) }
         policy = try? Policy.shipped(policyName)
+        if policy == nil {
+            // Not shipped: a policy file of Examples/policies (this file is four levels below the root).
+            var root = URL(fileURLWithPath: #filePath)
+            for _ in 0..<4 { root.deleteLastPathComponent() }
+            let path = root.appendingPathComponent("Examples/policies/\(policyName).yaml").path
+            policy = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { try? Policy(yaml: $0, file: path) }
+        }
     }
 
     func tearDown() { traces = [] }
 
     func run(_ benchmark: Benchmark) {
-        guard let policy else { fatalError("no shipped policy \(policyName)") }
+        guard let policy else { fatalError("no shipped policy or example policy file \(policyName)") }
         var actions = 0
         let start = MonotonicClock.nanoseconds()
         benchmark.startMeasurement()

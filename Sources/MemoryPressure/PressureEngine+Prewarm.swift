@@ -1,0 +1,105 @@
+// Prewarming (Policy.prediction.prewarm, Prewarm): after each open, the engine launches the app
+// the prediction finds likeliest to be opened next into the background, if it is not in memory,
+// its chance is high enough and free memory stays above the rule's floor.
+
+extension Action {
+    /// Whether the action brings an app to the foreground (`launch` or `open`).
+    var opensApp: Bool {
+        switch self {
+        case .launch, .open: true
+        default: false
+        }
+    }
+}
+
+extension PressureEngine {
+    /// Whether the policy prewarms (a ``Prewarm`` rule, and the books of the prediction it reads).
+    @inline(__always)
+    var prewarms: Bool { reuse != nil && policy.prediction.prewarm != nil }
+
+    /// Prewarms the app likeliest to be the user's next open, if the rule allows: among the apps
+    /// not in memory that the engine has seen launched (an app that exits on suspend cannot wait
+    /// suspended, so it is left out), the one with the highest chance q(a | f) of being the next
+    /// open, the lower slot on a tie.
+    ///
+    /// - Complexity: O(apps seen launched), for the chance of each.
+    func prewarmLikeliestNext() {
+        guard let rule = policy.prediction.prewarm, let books = reuse, prewarmedUnopened < rule.unopened else { return }
+        let round = books.round(at: now)
+        // Two variables, not an optional tuple (Swift 6.3's release optimizer has crashed on one).
+        var best = -1
+        var bestChance = 0.0
+        for (slot, launch) in books.launches where !launch.exitsOnSuspend {
+            let index = Int(slot)
+            guard !apps[index].state.isResident, isLive(index) else { continue }
+            let chance = books.prediction(of: index, in: round).next
+            if chance > bestChance || (chance == bestChance && index < best) {
+                best = index
+                bestChance = chance
+            }
+        }
+        guard best >= 0, bestChance >= rule.chance, let launch = books.launches[Int32(truncatingIfNeeded: best)] else {
+            return
+        }
+        let floor = rule.freeAbove.resolved(against: accountant.device.usable).value
+        guard accountant.free.value - launch.footprint.value >= floor, hasRoomToGrow(by: launch.footprint.value) else {
+            return
+        }
+        prewarm(best, launch)
+    }
+
+    /// Whether the engine's total footprint may grow by `bytes` within its limit.
+    private func hasRoomToGrow(by bytes: Int64) -> Bool {
+        bytes <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value
+    }
+
+    /// Launches app `index` as `launch` did, into the background, and suspends it: its views are
+    /// loaded offscreen, no callback is delivered, no open is counted, and it has not been
+    /// frontmost since it last was.
+    private func prewarm(_ index: Int, _ launch: AppLaunch) {
+        configure(
+            index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
+        apps[index].flags.remove(.exitsOnSuspend)
+        if launch.ignoresWarnings {
+            apps[index].flags.insert(.ignoresWarnings)
+        } else {
+            apps[index].flags.remove(.ignoresWarnings)
+        }
+        withExtras(index) {
+            $0.views = launch.views.map { ViewRecord(name: $0.name, bytes: $0.bytes.value, isLoaded: true, isOnscreen: false) }
+        }
+        let views = launch.views.reduce(Int64(0)) { $0 &+ $1.bytes.value }
+        apps[index].onscreenView = 0
+        apps[index].viewCaches = views
+        apps[index].purgeable = launch.purgeable.value
+        apps[index].base = launch.footprint.value - views - launch.purgeable.value
+        log(.prewarm(app: apps[index].id, bytes: launch.footprint))
+        setState(index, .suspended)
+        apps[index].flags.insert(.prewarmed)
+        prewarmedUnopened += 1
+        charge(index, apps[index].footprint)
+    }
+
+    /// App `index` is no longer a prewarmed app waiting unopened: the user opened it, or it left
+    /// memory.
+    @inline(__always)
+    func endPrewarm(_ index: Int) {
+        guard apps[index].flags.contains(.prewarmed) else { return }
+        apps[index].flags.remove(.prewarmed)
+        prewarmedUnopened -= 1
+    }
+
+    /// What is wrong with the prewarm count, if anything (for ``_invariantViolation()``).
+    ///
+    /// - Complexity: O(apps)
+    func prewarmInvariantViolation() -> String? {
+        let counted = apps.indices.filter { apps[$0].flags.contains(.prewarmed) }
+        if counted.count != prewarmedUnopened {
+            return "prewarm: \(counted.count) apps flagged, \(prewarmedUnopened) counted"
+        }
+        if let index = counted.first(where: { apps[$0].state != .suspended && apps[$0].state != .background }) {
+            return "prewarm: \(apps[index].id) is flagged but \(apps[index].state)"
+        }
+        return nil
+    }
+}
