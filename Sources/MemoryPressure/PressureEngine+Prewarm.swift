@@ -13,10 +13,6 @@ extension Action {
 }
 
 extension PressureEngine {
-    /// Whether the policy prewarms (a ``Prewarm`` rule, and the books of the prediction it reads).
-    @inline(__always)
-    var prewarms: Bool { reuse != nil && policy.prediction.prewarm != nil }
-
     /// Prewarms the app likeliest to be the user's next open, if the rule allows: among the apps
     /// not in memory that the engine has seen launched (an app that exits on suspend cannot wait
     /// suspended, so it is left out), the one with the highest chance q(a | f) of being the next

@@ -135,6 +135,10 @@ public final class PressureEngine {
     /// Whether ``pressureStall`` is set, read as ``hasCompression`` is.
     @exclusivity(unchecked)
     private(set) var hasPressureStall = false
+    /// Whether the policy prewarms (a ``Prewarm`` rule, and the books of the prediction it reads),
+    /// read on every action without copying the books.
+    @exclusivity(unchecked)
+    private(set) var prewarms = false
     /// Resident apps the engine prewarmed that the user has not opened since (``Prewarm``).
     @exclusivity(unchecked)
     var prewarmedUnopened = 0
@@ -289,6 +293,7 @@ public final class PressureEngine {
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
         hasCompression = compression != nil
         hasPressureStall = pressureStall != nil
+        prewarms = reuse != nil && policy.prediction.prewarm != nil
         updateLevelBounds()
     }
 
