@@ -8,6 +8,7 @@ baseline-to-oracle gap it closes.
 
 Usage: scripts/learning-curve.py [--binary PATH] [--workload NAME] [--seeds N] [--first-seed S]
                                   [--days D] [--baseline NAME] [--learners a,b]
+(a learner may be a policy file: Examples/policies/predictive-prewarm.yaml)
 """
 import argparse
 import json
@@ -32,9 +33,13 @@ def main() -> None:
         sys.exit("learning-curve: --days must be 1...365")
     learners = [name for name in args.learners.split(",") if name]
     policies = [args.baseline] + learners + ["oracle"]
-    header = ["day", args.baseline] + learners + ["oracle"]
-    header += [f"{name} − {args.baseline} [95 %]" for name in learners]
-    header += [f"gap closed: {name}" for name in learners]
+    # A learner given as a policy file is named in the report by the file's name without its
+    # extension (which is its `name:` in the project's example files).
+    def label(name: str) -> str:
+        return pathlib.Path(name).stem if name.endswith((".yaml", ".yml", ".json")) else name
+    header = ["day", args.baseline] + [label(name) for name in learners] + ["oracle"]
+    header += [f"{label(name)} − {args.baseline} [95 %]" for name in learners]
+    header += [f"gap closed: {label(name)}" for name in learners]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for day in range(1, args.days + 1):
@@ -51,12 +56,12 @@ def main() -> None:
         document = json.loads(result.stdout)
         by_name = {policy["name"]: policy for policy in document["policies"]}
         row = [str(day)]
-        row += [f"{by_name[name]['metrics']['launchWait']['mean']:.1f}" for name in policies]
+        row += [f"{by_name[label(name)]['metrics']['launchWait']['mean']:.1f}" for name in policies]
         for name in learners:
-            paired = by_name[name]["paired"]["launchWait"]
+            paired = by_name[label(name)]["paired"]["launchWait"]
             row.append(f"{paired['difference']:+.1f} [{paired['low']:+.1f}, {paired['high']:+.1f}] {paired['verdict']}")
         for name in learners:
-            gap = by_name[name].get("gapToOracleClosed")
+            gap = by_name[label(name)].get("gapToOracleClosed")
             row.append("–" if gap is None else f"{gap * 100:.0f} %")
         print("| " + " | ".join(row) + " |", flush=True)
 
