@@ -198,6 +198,20 @@ extension PressureEngine {
     private func coldLaunch(_ index: Int, _ launch: AppLaunch) {
         noteUse(index)
         if reuse != nil { reuse!.noteLaunch(index, launch) }
+        load(launch, into: index, firstViewOnscreen: true)
+        apps[index].lastFrontmost = now
+        foreground = index
+        foregroundIgnored = 0
+        setState(index, .inactive)
+        charge(index, apps[index].footprint)
+        callback(index, .didFinishLaunching)
+        if !isInterrupted && !isLocked { becomeActive(index) }
+    }
+
+    /// Gives app `index` what `launch` declares — its classification, its flags, its views (all
+    /// loaded; the first one onscreen if `firstViewOnscreen`) and the parts of its footprint — for
+    /// a cold launch or a prewarm. Its state and the books are the caller's to change.
+    func load(_ launch: AppLaunch, into index: Int, firstViewOnscreen: Bool) {
         configure(
             index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
         if launch.exitsOnSuspend {
@@ -212,22 +226,16 @@ extension PressureEngine {
         }
         withExtras(index) {
             $0.views = launch.views.enumerated().map { position, view in
-                ViewRecord(name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: position == 0)
+                ViewRecord(
+                    name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: firstViewOnscreen && position == 0)
             }
         }
-        let onscreen = launch.views.first?.bytes.value ?? 0
-        let offscreen = launch.views.dropFirst().reduce(0) { $0 + $1.bytes.value }
+        let onscreen = firstViewOnscreen ? launch.views.first?.bytes.value ?? 0 : 0
+        let views = launch.views.reduce(0) { $0 + $1.bytes.value }
         apps[index].onscreenView = onscreen
-        apps[index].viewCaches = offscreen
+        apps[index].viewCaches = views - onscreen
         apps[index].purgeable = launch.purgeable.value
-        apps[index].base = launch.footprint.value - onscreen - offscreen - launch.purgeable.value
-        apps[index].lastFrontmost = now
-        foreground = index
-        foregroundIgnored = 0
-        setState(index, .inactive)
-        charge(index, apps[index].footprint)
-        callback(index, .didFinishLaunching)
-        if !isInterrupted && !isLocked { becomeActive(index) }
+        apps[index].base = launch.footprint.value - views - launch.purgeable.value
     }
 
     /// Counts an open of app `index` for the expected-relaunch-cost order: its decayed count of

@@ -38,37 +38,18 @@ extension PressureEngine {
             return
         }
         let floor = rule.freeAbove.resolved(against: accountant.device.usable).value
-        guard accountant.free.value - launch.footprint.value >= floor, hasRoomToGrow(by: launch.footprint.value) else {
-            return
-        }
+        guard accountant.free.value - launch.footprint.value >= floor,
+            (try? checkGrowth(id: apps[best].id, from: 0, by: launch.footprint.value)) != nil
+        else { return }
         prewarm(best, launch)
-    }
-
-    /// Whether the engine's total footprint may grow by `bytes` within its limit.
-    private func hasRoomToGrow(by bytes: Int64) -> Bool {
-        bytes <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value
     }
 
     /// Launches app `index` as `launch` did, into the background, and suspends it: its views are
     /// loaded offscreen, no callback is delivered, no open is counted, and it has not been
     /// frontmost since it last was.
     private func prewarm(_ index: Int, _ launch: AppLaunch) {
-        configure(
-            index, backgroundModes: launch.backgroundModes, oomScoreAdj: launch.oomScoreAdj, priority: launch.priority)
-        apps[index].flags.remove(.exitsOnSuspend)
-        if launch.ignoresWarnings {
-            apps[index].flags.insert(.ignoresWarnings)
-        } else {
-            apps[index].flags.remove(.ignoresWarnings)
-        }
-        withExtras(index) {
-            $0.views = launch.views.map { ViewRecord(name: $0.name, bytes: $0.bytes.value, isLoaded: true, isOnscreen: false) }
-        }
-        let views = launch.views.reduce(Int64(0)) { $0 &+ $1.bytes.value }
-        apps[index].onscreenView = 0
-        apps[index].viewCaches = views
-        apps[index].purgeable = launch.purgeable.value
-        apps[index].base = launch.footprint.value - views - launch.purgeable.value
+        // Apps that exit on suspend are never chosen, so the launch's flags hold as they are.
+        load(launch, into: index, firstViewOnscreen: false)
         log(.prewarm(app: apps[index].id, bytes: launch.footprint))
         setState(index, .suspended)
         apps[index].flags.insert(.prewarmed)
