@@ -405,7 +405,7 @@ struct HostileInputTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bad.yaml").path
-        FileManager.default.createFile(atPath: path, contents: Data([0x64, 0x3A, 0x20, 0xFF, 0xFE, 0x0A]))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0x64, 0x3A, 0x20, 0xFF, 0xFE, 0x0A])))
         expectRefused(try run(["kill-order", path]), 65, "UTF-8")
         expectRefused(try run(["kill-order", directory.path]), 66, "is a directory")
         expectRefused(try run(["kill-order", directory.appendingPathComponent("none").path]), 66, "no such file")
