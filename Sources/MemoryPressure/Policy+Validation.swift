@@ -99,8 +99,10 @@ extension Policy {
             if case .bytes(let bytes) = rule.freeAbove, bytes.value < 0 {
                 problem("prediction.prewarm.freeAbove", "expected a size ≥ 0, found \(bytes.value)")
             }
-            if !bands.contains(where: { $0.order == .predictedReuse }) {
-                problem("prediction.prewarm", "needs a band ordered by predictedReuse (the prediction it reads)")
+            if !bands.contains(where: { $0.order == .predictedReuse || $0.order == .externalScore }) {
+                problem(
+                    "prediction.prewarm",
+                    "needs a band ordered by predictedReuse (the prediction it reads) or by externalScore (whose host gives the chances)")
             }
         }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }

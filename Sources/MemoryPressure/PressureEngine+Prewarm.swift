@@ -15,12 +15,14 @@ extension Action {
 extension PressureEngine {
     /// Prewarms the app likeliest to be the user's next open, if the rule allows: among the apps
     /// not in memory that the engine has seen launched (an app that exits on suspend cannot wait
-    /// suspended, so it is left out), the one with the highest chance q(a | f) of being the next
-    /// open, the lower slot on a tie.
+    /// suspended, so it is left out), the one with the highest chance of being the next open —
+    /// q(a | f) of the prediction, or ``prewarmChance`` where no band reads the prediction — the
+    /// lower slot on a tie.
     ///
     /// - Complexity: O(apps seen launched), for the chance of each.
     func prewarmLikeliestNext() {
         guard let rule = policy.prediction.prewarm, let books = reuse, prewarmedUnopened < rule.unopened else { return }
+        let predicts = policy.bands.contains { $0.order == .predictedReuse }
         let round = books.round(at: now)
         // Two variables, not an optional tuple (Swift 6.3's release optimizer has crashed on one).
         var best = -1
@@ -28,7 +30,8 @@ extension PressureEngine {
         for (slot, launch) in books.launches where !launch.exitsOnSuspend {
             let index = Int(slot)
             guard !apps[index].state.isResident, isLive(index) else { continue }
-            let chance = books.prediction(of: index, in: round).next
+            let chance =
+                predicts ? books.prediction(of: index, in: round).next : prewarmChance?(apps[index].id, now) ?? 0
             if chance > bestChance || (chance == bestChance && index < best) {
                 best = index
                 bestChance = chance

@@ -182,6 +182,15 @@ public final class PressureEngine {
     /// - Complexity: the engine calls it O(n) times per victim chosen.
     public var externalScore: ((AppID, Bytes, Double) -> Double)? = nil
 
+    /// For a policy that prewarms (``Prewarm``) with no band ordered by
+    /// ``BandOrder/predictedReuse``: each candidate's chance, from 0 to 1, of being the user's next
+    /// open, given the app and the engine's time (`compare`'s `oracle-prewarm` answers from the rest
+    /// of the trace). `nil` gives every app 0, so nothing is prewarmed.
+    ///
+    /// - Complexity: the engine calls it once per app it has seen launched and that is not in
+    ///   memory, after each open.
+    public var prewarmChance: ((AppID, Double) -> Double)? = nil
+
     @exclusivity(unchecked)
     var events: [Event] = []
     /// How many events the log keeps between two ``takeEvents()`` calls (see ``EventRetention``).
@@ -288,7 +297,11 @@ public final class PressureEngine {
         hasExternalBands = policy.bands.contains { $0.order == .externalScore }
         let predicts = policy.bands.contains { $0.order == .predictedReuse }
         hasDynamicBands = hasExternalBands || predicts
-        reuse = predicts ? ReuseBooks(model: policy.prediction, cost: policy.relaunch) : nil
+        // A policy that prewarms keeps the books for the launches it repeats, even when no band
+        // reads their prediction (a reference that asks ``prewarmChance`` instead).
+        reuse =
+            predicts || policy.prediction.prewarm != nil
+            ? ReuseBooks(model: policy.prediction, cost: policy.relaunch) : nil
         compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
         hasCompression = compression != nil

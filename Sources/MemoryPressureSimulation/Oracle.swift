@@ -26,6 +26,51 @@ public enum Oracle {
             reasonSuffix: "oracle: reopened furthest in the future per byte")
     }
 
+    /// The name of the oracle that also prewarms, in `--policies`.
+    public static let prewarmingName = "oracle-prewarm"
+
+    /// The oracle with prewarming (``Prewarm``): after each open it launches into the background
+    /// the app the user really opens next, if that app is not in memory, under the rule of
+    /// `Examples/policies/predictive-prewarm.yaml` — at most one waiting unopened, free memory left
+    /// at 20 % or more. It bounds what a policy that chooses victims and prewarms can do, as
+    /// ``policy`` bounds victim choice alone. Runs that use it get their chances from
+    /// ``prewarmChance(openTimes:)``.
+    public static var prewarmingPolicy: Policy {
+        var policy = reference(
+            name: prewarmingName,
+            summary: "clairvoyant reference with prewarming: the oracle, and the app opened next launched ahead",
+            reasonSuffix: "oracle: reopened furthest in the future per byte")
+        policy.prediction.prewarm = Prewarm(chance: 1, freeAbove: .percent(20), unopened: 1)
+        return policy
+    }
+
+    /// The prewarm chances of ``prewarmingPolicy`` from the open times of every app
+    /// (``openTimes(of:)``): 1 for the app of the first open after the engine's time, 0 for
+    /// every other.
+    ///
+    /// - Complexity: O(opens × log opens) to build; O(log opens) per chance.
+    public static func prewarmChance(openTimes table: [AppID: [Double]]) -> @Sendable (AppID, Double) -> Double {
+        // Every open in time order (the app of the earliest open at a time that several share).
+        let opens = table.flatMap { app, times in times.map { (time: $0, app: app) } }
+            .sorted { ($0.time, $0.app) < ($1.time, $1.app) }
+        let times = opens.map(\.time)
+        let apps = opens.map(\.app)
+        return { app, now in
+            let next = firstIndexAfter(now, in: times)
+            return next < apps.count && apps[next] == app ? 1 : 0
+        }
+    }
+
+    /// Gives `engine`, which follows a clairvoyant `policy` (``isClairvoyant(_:)``), what it reads
+    /// of the future: the oracle's scores and, if the policy prewarms, the chances of
+    /// ``prewarmChance(openTimes:)``.
+    ///
+    /// - Complexity: O(opens × log opens)
+    static func equip(_ engine: PressureEngine, policy: Policy, openTimes: [AppID: [Double]], launchCost: LaunchCost) {
+        engine.externalScore = score(openTimes: openTimes, launchCost: launchCost)
+        if policy.prediction.prewarm != nil { engine.prewarmChance = prewarmChance(openTimes: openTimes) }
+    }
+
     /// A reference that shares `Policy.ios4`'s lifecycle and orders every band by
     /// `BandOrder.externalScore` (its host supplies the scores), each band's reason followed by
     /// `reasonSuffix` in parentheses: the oracle and ``Informed``.
@@ -87,13 +132,19 @@ public enum Oracle {
 
     /// The first time in sorted `times` strictly after `now`.
     static func firstAfter(_ now: Double, in times: [Double]) -> Double? {
+        let index = firstIndexAfter(now, in: times)
+        return index < times.count ? times[index] : nil
+    }
+
+    /// The index of the first time in sorted `times` strictly after `now` (`times.count` if none).
+    static func firstIndexAfter(_ now: Double, in times: [Double]) -> Int {
         var low = 0
         var high = times.count
         while low < high {
             let middle = (low + high) / 2
             if times[middle] <= now { low = middle + 1 } else { high = middle }
         }
-        return low < times.count ? times[low] : nil
+        return low
     }
 
     /// Whether `policy` needs clairvoyant scores (a band ordered by `BandOrder.externalScore`).

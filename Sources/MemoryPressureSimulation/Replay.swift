@@ -70,7 +70,7 @@ public enum Replay {
         }
         if Oracle.isClairvoyant(policy) {
             precondition(openTimes != nil, "a clairvoyant policy needs the trace's open times")
-            engine.externalScore = Oracle.score(openTimes: openTimes ?? [:], launchCost: .phone)
+            Oracle.equip(engine, policy: policy, openTimes: openTimes ?? [:], launchCost: .phone)
         }
         var player = TracePlayer(engine: engine)
         while true {

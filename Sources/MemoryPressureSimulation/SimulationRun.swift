@@ -73,7 +73,7 @@ public struct SimulationRun: Sendable {
         } else if Oracle.isClairvoyant(policy) {
             precondition(!Informed.isInformed(policy), "the informed reference needs its user's scores")
             precondition(summary.openTimes != nil, "a clairvoyant policy needs the trace's open times")
-            engine.externalScore = Oracle.score(openTimes: summary.openTimes ?? [:], launchCost: launchCost)
+            Oracle.equip(engine, policy: policy, openTimes: summary.openTimes ?? [:], launchCost: launchCost)
         }
         var player = TracePlayer(engine: engine)
         var collector = MetricsCollector(launchCost: launchCost)

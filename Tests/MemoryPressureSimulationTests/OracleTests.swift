@@ -155,4 +155,32 @@ struct OracleTests {
         #expect(checked >= 3)
         #expect(oracleChanged >= 1, "the test would not notice a policy that reads the future")
     }
+
+    @Test("the prewarming oracle's chance is 1 for the app of the next open after the time, 0 for every other")
+    func prewarmChance() {
+        let chance = Oracle.prewarmChance(openTimes: ["a": [1, 5], "b": [3], "c": [5]])
+        #expect([chance("a", 0), chance("b", 0), chance("c", 0)] == [1, 0, 0])
+        // Strictly after: at 1, a's open is the one just made; b's at 3 is next.
+        #expect([chance("a", 1), chance("b", 1)] == [0, 1])
+        // Two opens at 5: the one of the lower id is taken as first.
+        #expect([chance("a", 3), chance("c", 3)] == [1, 0])
+        #expect([chance("a", 5), chance("b", 5), chance("c", 5)] == [0, 0, 0])
+    }
+
+    @Test("the prewarming oracle prewarms the app the user opens next: the user opens nearly all of them")
+    func prewarmingOracle() throws {
+        let generator = WorkloadGenerator(workload: .phone)
+        var prewarms = 0
+        var opened = 0
+        for seed in UInt64(1)...20 {
+            let run = try SimulationRun.run(generator.trace(seed: seed), policy: Oracle.prewarmingPolicy)
+            prewarms += run.metrics.prewarms
+            opened += run.metrics.prewarmsOpened
+            #expect(run.metrics.foregroundKills == 0)
+        }
+        #expect(prewarms > 0)
+        // Only a prewarmed app killed before its open (memory taken by the apps in between) is missed.
+        #expect(Double(opened) >= 0.9 * Double(prewarms), "\(opened) of \(prewarms)")
+        #expect(Oracle.prewarmingPolicy.problems.isEmpty)
+    }
 }

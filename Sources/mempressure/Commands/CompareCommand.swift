@@ -44,7 +44,8 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference, informed the one told "
+            "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference (oracle-prewarm: one "
+                + "that also prewarms the app opened next), informed the one told "
                 + "each generated user's true app weights. (default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []

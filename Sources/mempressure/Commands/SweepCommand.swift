@@ -142,7 +142,7 @@ struct SweepCommand: AsyncParsableCommand {
             if let sweepFile { inputs.append("sweep=\(SweepDefinition.digest(try InputFile.read(sweepFile)))") }
             let names = policyNames.isEmpty ? (file?.policies ?? CompareCommand.defaultPolicies) : policyNames
             let chosen = try names.map { try PolicyOption.load($0) }
-            for name in names where !Policy.shippedNames.contains(name) && name != Oracle.name {
+            for name in names where !PolicyOption.isReference(name) {
                 inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(name)))")
             }
             if let duplicate = Dictionary(grouping: chosen.map(\.name), by: { $0 }).first(where: { $0.value.count > 1 }

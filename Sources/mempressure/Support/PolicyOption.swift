@@ -11,7 +11,7 @@ struct PolicyOption: ParsableArguments {
         help: ArgumentHelp(
             "A shipped policy's name or a policy file (YAML or JSON).",
             discussion:
-                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference). Default: ios4; for a real report, the policy of the system that wrote it.",
+                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference) and oracle-prewarm (the oracle that also prewarms the app opened next). Default: ios4; for a real report, the policy of the system that wrote it.",
             valueName: "name|file"))
     var policy: String?
 
@@ -23,7 +23,8 @@ struct PolicyOption: ParsableArguments {
 
     /// Whether `name` names a policy without a file: a shipped one, the oracle or `informed`.
     static func isReference(_ name: String) -> Bool {
-        Policy.shippedNames.contains(name) || name == Oracle.name || name == Informed.name
+        Policy.shippedNames.contains(name) || name == Oracle.name || name == Oracle.prewarmingName
+            || name == Informed.name
     }
 
     /// Loads the shipped policy `nameOrPath`, or the policy file at that path; `informed` (the
@@ -31,6 +32,7 @@ struct PolicyOption: ParsableArguments {
     static func load(_ nameOrPath: String, allowsInformed: Bool = false) throws -> Policy {
         do {
             if nameOrPath == Oracle.name { return Oracle.policy }
+            if nameOrPath == Oracle.prewarmingName { return Oracle.prewarmingPolicy }
             if nameOrPath == Informed.name {
                 guard allowsInformed else {
                     throw CLIError.usage("informed is a reference of compare on generated users, not a policy to run here")
