@@ -52,7 +52,7 @@ public struct Metrics: Sendable, Hashable {
     public var decompressedResumes = 0
     /// Seconds the user waited for thawing, decompression and refaults on warm resumes (a part of ``launchWait``).
     public var decompressionWait = 0.0
-    /// Apps the policy prewarmed (``Prewarm``): launched in the background before the user opened them.
+    /// Apps the policy prewarmed (`Prewarm`): launched in the background before the user opened them.
     public var prewarms = 0
     /// Prewarmed apps the user then opened while they were still in memory (warm resumes they brought).
     public var prewarmsOpened = 0

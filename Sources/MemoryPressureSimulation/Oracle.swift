@@ -29,7 +29,7 @@ public enum Oracle {
     /// The name of the oracle that also prewarms, in `--policies`.
     public static let prewarmingName = "oracle-prewarm"
 
-    /// The oracle with prewarming (``Prewarm``): after each open it launches into the background
+    /// The oracle with prewarming (`Prewarm`): after each open it launches into the background
     /// the app the user really opens next, if that app is not in memory, under the rule of
     /// `Examples/policies/predictive-prewarm.yaml` — at most one waiting unopened, free memory left
     /// at 20 % or more. It bounds what a policy that chooses victims and prewarms can do, as
