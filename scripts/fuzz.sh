@@ -16,7 +16,7 @@ seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
 
 case "$target" in
-    policy) product=FuzzPolicy; seeds=(policies/*.yaml) ;;
+    policy) product=FuzzPolicy; seeds=(policies/*.yaml Examples/policies/*.yaml) ;;
     snapshot) product=FuzzSnapshot; seeds=(Examples/snapshots/*) ;;
     trace) product=FuzzTrace; seeds=(Examples/traces/*.jsonl) ;;
     workload) product=FuzzWorkload; seeds=() ;;
