@@ -31,6 +31,22 @@ struct CompareOptionsTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    @Test("the prewarming rows show when a compared policy prewarms, and only then; JSON always has them")
+    func prewarmingRows() throws {
+        let plain = try runMempressure(["compare", "--policies", "ios4,predictive", "--seeds", "3"])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(!plain.standardOutput.contains("prewarms") && plain.standardOutput.contains("launch wait"))
+        let prewarming = try runMempressure([
+            "compare", "--policies", "predictive,Examples/policies/predictive-prewarm.yaml,oracle-prewarm", "--seeds", "20",
+        ])
+        #expect(prewarming.status == 0, "\(prewarming.standardError)")
+        for row in ["prewarms", "  opened while resident", "  launch work (s)"] {
+            #expect(prewarming.standardOutput.contains("\n" + row + " "), "\(row)")
+        }
+        let json = try runMempressure(["compare", "--policies", "ios4", "--seeds", "2", "--format", "json"])
+        #expect(json.status == 0 && json.standardOutput.contains("\"prewarmsOpened\""))
+    }
+
     @Test("a workload too large for --max-actions is refused before any work, saying how to raise the limit")
     func workloadSizeGuard() throws {
         let result = try runMempressure(["simulate", "--workload", "server", "--hours", "8760"])

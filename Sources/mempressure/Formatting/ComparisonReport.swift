@@ -27,6 +27,15 @@ struct ComparisonReport {
 
     private var metrics: [MetricDefinition] { MetricDefinition.all }
 
+    /// The rows of prewarming (`Prewarm`), which the table leaves out when no policy compared
+    /// prewarmed: no shipped policy does (JSON and CSV carry every metric).
+    static let prewarmKeys: Set<String> = ["prewarms", "prewarmsOpened", "prewarmSeconds"]
+
+    /// Whether the table leaves `metric` out: a prewarming row, and no run prewarmed.
+    private func hidesRow(_ metric: MetricDefinition) -> Bool {
+        Self.prewarmKeys.contains(metric.key) && comparison.runs.allSatisfy { $0.allSatisfy { $0.metrics.prewarms == 0 } }
+    }
+
     /// The metrics the table's paired section shows (JSON and CSV carry every metric).
     static let pairedKeys = ["launchWait", "coldRelaunchWait", "coldRelaunches", "kills", "foregroundKills"]
 
@@ -88,7 +97,7 @@ struct ComparisonReport {
             ? "each cell: the mean per sample [its 95 % confidence interval]; * marks the best mean\n\n"
             : "* marks the best\n\n"
         var rows = [["METRIC"] + comparison.policies]
-        for metric in metrics {
+        for metric in metrics where !hidesRow(metric) {
             let intervals = comparison.intervals(of: metric)
             let best = comparison.best(for: metric)
             var row = [metric.name]
