@@ -135,8 +135,8 @@ public final class PressureEngine {
     /// Whether ``pressureStall`` is set, read as ``hasCompression`` is.
     @exclusivity(unchecked)
     private(set) var hasPressureStall = false
-    /// Whether the policy prewarms (a ``Prewarm`` rule, and the books of the prediction it reads),
-    /// read on every action without copying the books.
+    /// Whether the policy prewarms (a ``Prewarm`` rule), read on every action; such a policy always
+    /// has ``reuse``, whose launches it repeats.
     @exclusivity(unchecked)
     private(set) var prewarms = false
     /// Resident apps the engine prewarmed that the user has not opened since (``Prewarm``).
@@ -306,7 +306,7 @@ public final class PressureEngine {
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
         hasCompression = compression != nil
         hasPressureStall = pressureStall != nil
-        prewarms = reuse != nil && policy.prediction.prewarm != nil
+        prewarms = policy.prediction.prewarm != nil  // and so `reuse` holds its launches
         updateLevelBounds()
     }
 
