@@ -77,6 +77,56 @@ public struct MemoryCompression: Sendable, Hashable {
     /// XNU's freezer: compressed apps written out to storage, giving their pool memory back
     /// (`nil`: none).
     public var freezer: Freezer?
+    /// XNU's compressor thrashing detection, which kills when memory is decompressed soon after it
+    /// was compressed while older memory sits in the pool (`nil`: none).
+    public var thrashing: Thrashing?
+
+    /// XNU's compressor thrashing detection (`compute_swapout_target_age()` and
+    /// `compressor_needs_to_swap()` in osfmk/vm/vm_compressor.c), on a device without swap, where
+    /// it makes memorystatus kill with `kMemorystatusKilledVMCompressorThrashing`.
+    ///
+    /// The engine samples compressions and decompressions from the first one after a reset. A
+    /// sample is judged at each decompression once it is ``sampleMinMs`` old, and restarts once it
+    /// is ``sampleMaxMs`` old. The compressor thrashes when, over the sample:
+    /// - both compressions and decompressions reach ``minimumPer10ms`` pages per 10 ms;
+    /// - decompressions exceed ``thresholdPer10ms`` pages per 10 ms;
+    /// - 95 % of the decompressed bytes were compressed less than 30 minutes before
+    ///   (`DECOMPRESSION_SAMPLE_MAX_AGE`), and their working set (the sum of age × bytes over
+    ///   those, per second of sample) is smaller than the pool;
+    /// - the pool still holds memory compressed before the oldest memory decompressed in the sample
+    ///   (the oldest segment predates `swapout_target_age`: it should be swapped, and there is no
+    ///   swap).
+    ///
+    /// Then one app is killed in the bands' order (the foreground app spared), and the sample restarts.
+    public struct Thrashing: Sendable, Hashable {
+        /// The size of a page, which the per-10-ms counts are of (16 KiB on arm64 iOS devices).
+        public var pageSize: Bytes
+        /// A sample younger than this is not judged (`compressor_sample_min_in_msecs`).
+        public var sampleMinMs: Double
+        /// A sample this old restarts (`compressor_sample_max_in_msecs`).
+        public var sampleMaxMs: Double
+        /// The least compressions and decompressions, in pages per 10 ms, for a verdict
+        /// (`compressor_thrashing_min_per_10msecs`).
+        public var minimumPer10ms: Double
+        /// Decompressions, in pages per 10 ms, above which the compressor may be thrashing
+        /// (`compressor_thrashing_threshold_per_10msecs`).
+        public var thresholdPer10ms: Double
+
+        /// A thrashing rule; see each property.
+        ///
+        /// - Complexity: O(1)
+        public init(pageSize: Bytes, sampleMinMs: Double, sampleMaxMs: Double, minimumPer10ms: Double, thresholdPer10ms: Double) {
+            self.pageSize = pageSize
+            self.sampleMinMs = sampleMinMs
+            self.sampleMaxMs = sampleMaxMs
+            self.minimumPer10ms = minimumPer10ms
+            self.thresholdPer10ms = thresholdPer10ms
+        }
+
+        /// The most seconds since compression at which decompressed memory still counts in the
+        /// working set (`DECOMPRESSION_SAMPLE_MAX_AGE`, 30 minutes).
+        public static let maximumAge = 1800.0
+    }
 
     /// XNU's freezer (bsd/kern/kern_memorystatus_freeze.c): when reclaim has compressed a
     /// suspended app, the freezer may write its compressed memory to storage, so the pool gives that
@@ -122,7 +172,8 @@ public struct MemoryCompression: Sendable, Hashable {
         mechanism: Mechanism, matches: [AppMatch], capacity: MemoryAmount, ratio: Double, compressible: Double,
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
-        refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = []
+        refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = [],
+        thrashing: Thrashing? = nil
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -138,10 +189,13 @@ public struct MemoryCompression: Sendable, Hashable {
         self.refaultSecondsPerMiB = refaultSecondsPerMiB
         self.freezer = freezer
         self.ratios = ratios
+        self.thrashing = thrashing
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
     public static let shortageReason = "compressor space shortage"
+    /// The reason a kill for compressor thrashing states, before the victim's band reason.
+    public static let thrashingReason = "compressor thrashing"
 
     /// Every problem of the model, located under `compression`.
     package var problems: [(path: String, message: String)] {
@@ -186,6 +240,22 @@ public struct MemoryCompression: Sendable, Hashable {
                 ("writeSecondsPerMiB", freezer.writeSecondsPerMiB), ("thawSecondsPerMiB", freezer.thawSecondsPerMiB),
             ] where !(value >= 0 && value <= 60) {
                 problems.append(("compression.freezer.\(key)", "expected 0.0...60.0 seconds per MiB, found \(value)"))
+            }
+        }
+        if let thrashing {
+            if !(4096...1_048_576).contains(thrashing.pageSize.value) {
+                problems.append(("compression.thrashing.pageSize", "expected 4KiB...1MiB, found \(thrashing.pageSize)"))
+            }
+            if !(thrashing.sampleMinMs > 0 && thrashing.sampleMinMs <= thrashing.sampleMaxMs
+                && thrashing.sampleMaxMs <= 3_600_000)
+            {
+                problems.append(
+                    ("compression.thrashing.sampleMaxMs",
+                     "expected 0 < sampleMinMs (\(thrashing.sampleMinMs)) ≤ sampleMaxMs (\(thrashing.sampleMaxMs)) ≤ 3600000"))
+            }
+            for (key, value) in [("minimumPer10ms", thrashing.minimumPer10ms), ("thresholdPer10ms", thrashing.thresholdPer10ms)]
+            where !(value >= 0 && value <= 1_000_000) {
+                problems.append(("compression.thrashing.\(key)", "expected 0...1000000 pages per 10 ms, found \(value)"))
             }
         }
         if case .fixed(let start) = startBelow, case .fixed(let stop) = stopAt,

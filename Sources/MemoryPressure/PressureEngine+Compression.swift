@@ -28,6 +28,13 @@ struct CompressionBooks {
     var evicted: [Int64] = []
     /// Whether each app's compressed memory is frozen (written to storage, out of the pool), by slot.
     var frozen: [Bool] = []
+    /// When each app's memory last entered the pool (engine time), by slot; kept for the thrashing rule.
+    var compressedAt: [Double] = []
+    /// The thrashing rule's running sample (`nil` until the first compression or decompression
+    /// after a reset).
+    var thrashingSample: ThrashingSample? = nil
+    /// Whether the thrashing rule found thrashing: the next pressure evaluation kills once and clears it.
+    var thrashingDetected = false
     /// Apps frozen now.
     var frozenCount = 0
     /// Suspended apps now (the freezer's threshold).
@@ -67,6 +74,7 @@ struct CompressionBooks {
         stored.append(contentsOf: repeatElement(0, count: count))
         evicted.append(contentsOf: repeatElement(0, count: count))
         frozen.append(contentsOf: repeatElement(false, count: count))
+        compressedAt.append(contentsOf: repeatElement(0, count: count))
         compressibleStates.append(contentsOf: repeatElement(0, count: count))
         handles.append(contentsOf: repeatElement(nil, count: count))
     }
@@ -268,6 +276,7 @@ extension PressureEngine {
         apps[index].base &-= bytes &+ evicted
         accountant.chargePool(stored)
         charge(index, -(bytes &+ evicted))
+        noteCompressedForThrashing(index, bytes: bytes)
         syncCompressionQueue(index)
         let seconds = Double(bytes) / 1_048_576 * model.compressSecondsPerMiB
         lastReclaimSeconds += seconds
@@ -336,6 +345,7 @@ extension PressureEngine {
             noteRefault(bytes: 0, waited: seconds)
             log(.thaw(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
         }
+        noteDecompressedForThrashing(index, bytes: bytes)
         dropFromPool(index)
         compression!.evicted[index] = 0
         apps[index].base &+= bytes &+ refaulted

@@ -67,6 +67,7 @@ extension PressureEngine {
             lastReclaimSeconds = 0
             reclaimByCompression()
             killForCompressorSpace()
+            killForCompressorThrashing()
         }
         while true {
             let target = targetLevel(free: accountant.free.value, current: level)
@@ -101,7 +102,7 @@ extension PressureEngine {
         let free = accountant.free.value
         return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
             || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
-            || (hasCompression && (compressionIsDue || compressorIsShort)) || pressureStallNeedsEvaluation
+            || (hasCompression && (compressionIsDue || compressorIsShort || compressorIsThrashing)) || pressureStallNeedsEvaluation
     }
 
     /// Recomputes the free-memory bounds between which the current level holds: below
@@ -299,6 +300,18 @@ extension PressureEngine {
         while compressorIsShort, let victim = chooseVictim(), !apps[victim.index].state.isForeground {
             kill(victim.index)
         }
+    }
+
+    /// Kills once for compressor thrashing (XNU's `memorystatus_kill_on_VM_compressor_thrashing()`,
+    /// then `vm_thrashing_jetsam_done()`): the first app in kill-queue order unless it is the
+    /// foreground app. The reason starts with ``MemoryCompression/thrashingReason``.
+    private func killForCompressorThrashing() {
+        guard compressorIsThrashing else { return }
+        compression!.thrashingDetected = false
+        guard let victim = chooseVictim(), !apps[victim.index].state.isForeground else { return }
+        killReasonPrefix = MemoryCompression.thrashingReason
+        defer { killReasonPrefix = nil }
+        kill(victim.index)
     }
 
     /// Kills app `index`, logging the reason and the bytes freed; an executing app gets `willTerminate`.

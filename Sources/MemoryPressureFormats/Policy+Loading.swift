@@ -143,6 +143,18 @@ final class PolicyLoader {
         return freezer
     }
 
+    /// The `thrashing:` part of a `compression:` section: every key required.
+    private func thrashing(_ object: ConfigObject) throws(InputError) -> MemoryCompression.Thrashing {
+        let rule = MemoryCompression.Thrashing(
+            pageSize: try object.size("pageSize"),
+            sampleMinMs: try object.number("sampleMinMs", in: 0.001...3_600_000, unit: "ms"),
+            sampleMaxMs: try object.number("sampleMaxMs", in: 0.001...3_600_000, unit: "ms"),
+            minimumPer10ms: try object.number("minimumPer10ms", in: 0...1_000_000, unit: "pages per 10 ms"),
+            thresholdPer10ms: try object.number("thresholdPer10ms", in: 0...1_000_000, unit: "pages per 10 ms"))
+        try object.finish()
+        return rule
+    }
+
     /// The `psi:` section (lmkd's PSI mode): every key optional, lmkd's defaults otherwise.
     private func psi(_ object: ConfigObject) throws(InputError) -> PressureStallKills {
         func integer(_ key: String, _ range: ClosedRange<Int>) throws(InputError) -> Int? {
@@ -167,7 +179,7 @@ final class PolicyLoader {
     }
 
     /// The `compression:` section (docs/compression.md): every key required but `ratios`,
-    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB` and `freezer`.
+    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
             throw object.error("missing key \"mechanism\": expected compressor or zram")
@@ -188,6 +200,7 @@ final class PolicyLoader {
         let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
         let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
+        let thrashing = try object.optionalObject("thrashing").map { (rule) throws(InputError) in try self.thrashing(rule) }
         var ratios: [MemoryCompression.AppRatio] = []
         for (path, node) in try object.optionalList("ratios") ?? [] {
             let entry = try ConfigObject(node, file: file, path: path)
@@ -202,7 +215,7 @@ final class PolicyLoader {
             mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
-            refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios)
+            refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios, thrashing: thrashing)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

@@ -110,6 +110,11 @@ public enum PolicyYAML {
                 out += "writeSecondsPerMiB: \(number(freezer.writeSecondsPerMiB)), "
                 out += "thawSecondsPerMiB: \(number(freezer.thawSecondsPerMiB)) }\n"
             }
+            if let rule = model.thrashing {
+                out += "  thrashing: { pageSize: \(rule.pageSize.value), sampleMinMs: \(number(rule.sampleMinMs)), "
+                out += "sampleMaxMs: \(number(rule.sampleMaxMs)), minimumPer10ms: \(number(rule.minimumPer10ms)), "
+                out += "thresholdPer10ms: \(number(rule.thresholdPer10ms)) }\n"
+            }
         }
         if let psi = policy.psi {
             out += "\npsi:\n  partialStallMs: \(number(psi.partialStallMs))\n  completeStallMs: \(number(psi.completeStallMs))\n"

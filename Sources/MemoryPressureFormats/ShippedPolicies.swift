@@ -220,11 +220,23 @@ limits:                          # highwater limits, fatal as for apps
 #   that file; this machine could not fetch it to check them. A frozen app is thawed (read back)
 #   when it runs again.
 #
+# - osfmk/vm/vm_compressor.c, compute_swapout_target_age(): over a sample of 0.5 to 10 s
+#   (compressor_sample_min_in_msecs, compressor_sample_max_in_msecs), when pages compressed and
+#   decompressed both reach compressor_thrashing_min_per_10msecs (20 per 10 ms) and decompressions
+#   exceed compressor_thrashing_threshold_per_10msecs (50 per 10 ms), and 95 % of the decompressed
+#   pages were compressed less than DECOMPRESSION_SAMPLE_MAX_AGE (30 min) before, with a working set
+#   smaller than the compressor, it sets swapout_target_age; compressor_needs_to_swap() then finds
+#   the oldest segment older than that and, with no swap (iOS), calls
+#   memorystatus_kill_on_VM_compressor_thrashing(): one kill with cause
+#   kMemorystatusKilledVMCompressorThrashing ("vm-compressor-thrashing" in a JetsamEvent report),
+#   then vm_thrashing_jetsam_done(). Here: one kill in the bands' order, the foreground app spared,
+#   its reason starting "compressor thrashing". The constants are as recalled from that file,
+#   unchecked here; pages are arm64 iOS's 16 KiB.
+#
 # Not modelled beyond `jetsam`: frozen apps moving to their own jetsam band, the freezer's
-# degradation and refreeze rules, compressor thrashing kills (kMemorystatusKilledVMCompressorThrashing),
-# swap to storage (macOS and iPadOS with M-series chips), pages decompressed lazily after a resume.
+# degradation and refreeze rules, swap to storage (macOS and iPadOS with M-series chips), pages decompressed lazily after a resume.
 name: jetsam-compressor
-summary: "XNU memorystatus over the VM compressor and the freezer: suspended apps compressed (least recently used first), some frozen to storage, before jetsam's bands kill; a nearly full compressor kills"
+summary: "XNU memorystatus over the VM compressor and the freezer: suspended apps compressed (least recently used first), some frozen to storage, before jetsam's bands kill; a nearly full or thrashing compressor kills"
 comparison: below
 
 thresholds:                      # memorystatus levels for notifications (≤ 3 GiB devices)
@@ -307,6 +319,12 @@ compression:
     suspendedThreshold: 4          # FREEZE_SUSPENDED_THRESHOLD_DEFAULT
     writeSecondsPerMiB: 0.002      # assumption: 500 MiB/s to flash
     thawSecondsPerMiB: 0.001       # assumption: 1 GiB/s from flash
+  thrashing:                       # vm_compressor.c (values as recalled, see the header)
+    pageSize: 16KiB                # arm64 iOS's page size
+    sampleMinMs: 500               # compressor_sample_min_in_msecs
+    sampleMaxMs: 10000             # compressor_sample_max_in_msecs
+    minimumPer10ms: 20             # compressor_thrashing_min_per_10msecs
+    thresholdPer10ms: 50           # compressor_thrashing_threshold_per_10msecs
 
 """#,
         "android-lmkd": #"""
