@@ -419,20 +419,22 @@ public struct RelaunchModel: Sendable, Hashable {
 /// in the foreground *or* executing in the background, which in this model always means it holds
 /// an assertion (a background mode in use — audio playing, navigation, a VoIP call — or a
 /// background task); a suspended app is inactive. The limit follows the app's state as it changes.
+/// Each limit is resolved on the engine's device: a tier list gives one per device memory, as
+/// real devices set theirs (the shipped `jetsam` does), and a percentage is of usable memory.
 public struct AppLimit: Sendable, Hashable {
     /// Which apps the limit applies to: those matching any of these conditions.
     public var matches: [AppMatch]
     /// The limit while the app is active (foreground, or background with an assertion).
-    public var active: Bytes?
+    public var active: ScaledAmount?
     /// The limit while it is not (suspended).
-    public var inactive: Bytes?
+    public var inactive: ScaledAmount?
     /// Fatal: crossing the limit kills the app at once. Soft: the app is killed first under pressure.
     public var fatal: Bool
 
     /// A limit.
     ///
     /// - Complexity: O(1)
-    public init(matches: [AppMatch], active: Bytes?, inactive: Bytes?, fatal: Bool) {
+    public init(matches: [AppMatch], active: ScaledAmount?, inactive: ScaledAmount?, fatal: Bool) {
         self.matches = matches
         self.active = active
         self.inactive = inactive

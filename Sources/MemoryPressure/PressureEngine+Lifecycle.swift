@@ -532,12 +532,13 @@ extension PressureEngine {
         /// The states in which the app's memory may be compressed (``PolicyMatcher/compressibleStates(for:)``).
         var compressibleStates: UInt8 = 0
 
-        init(bands: BandTable, limit: AppLimit?, compressibleStates: UInt8 = 0) {
+        /// - Parameter device: the device the limit's amounts are resolved on.
+        init(bands: BandTable, limit: AppLimit?, device: Device, compressibleStates: UInt8 = 0) {
             self.bands = bands
             self.compressibleStates = compressibleStates
             hasLimit = limit != nil
-            limitActive = limit?.active?.value ?? 0
-            limitInactive = limit?.inactive?.value ?? 0
+            limitActive = limit?.active?.resolved(on: device).value ?? 0
+            limitInactive = limit?.inactive?.resolved(on: device).value ?? 0
             limitIsFatal = limit?.fatal ?? false
         }
 
@@ -557,7 +558,7 @@ extension PressureEngine {
         let classify = {
             Classification(
                 bands: self.matcher.bandTable { self.subject(of: index, in: $0) },
-                limit: self.matcher.limit(for: self.subject(of: index, in: .active)),
+                limit: self.matcher.limit(for: self.subject(of: index, in: .active)), device: self.device,
                 compressibleStates: self.matcher.compressibleStates { self.subject(of: index, in: $0) })
         }
         guard !matcher.matchesNames else { return classify() }

@@ -104,8 +104,8 @@ final class PolicyLoader {
         }
         let limits = loadList(document, "limits") { (object) throws(InputError) in
             let matches = object.optional("match") == nil ? [AppMatch()] : try self.matches(object)
-            let active = try object.optionalSize("active")
-            let inactive = try object.optionalSize("inactive")
+            let active = try limitAmount(object, "active")
+            let inactive = try limitAmount(object, "inactive")
             guard active != nil || inactive != nil else {
                 throw object.error("expected an \"active\" or an \"inactive\" limit (or both)")
             }
@@ -429,6 +429,16 @@ final class PolicyLoader {
 
     /// A band threshold: an amount (`10%`, `72MiB`), an interpolation by device memory
     /// (`{ low, high, scaleFrom, scaleTo }`) or a list of tiers (`[{ upTo: 3GiB, amount: 10% }, { amount: 8% }]`).
+    /// A limit's amount: a size, a percentage of usable memory, or tiers by device memory (not a
+    /// watermark, not Android's interpolation).
+    private func limitAmount(_ object: ConfigObject, _ key: String) throws(InputError) -> ScaledAmount? {
+        guard let node = object.optional(key) else { return nil }
+        if case .array = node.value {
+            return try scaledAmount(object, key)
+        }
+        return .fixed(try object.amount(key))
+    }
+
     private func scaledAmount(_ object: ConfigObject, _ key: String) throws(InputError) -> ScaledAmount? {
         guard let node = object.optional(key) else { return nil }
         let path = ConfigObject.join(object.path, key)

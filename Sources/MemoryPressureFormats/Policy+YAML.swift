@@ -64,8 +64,8 @@ public enum PolicyYAML {
         out += "\nlimits:" + (policy.limits.isEmpty ? " []\n" : "\n")
         for limit in policy.limits {
             out += "  - match: \(matches(limit.matches))\n"
-            if let active = limit.active { out += "    active: \(active.value)\n" }
-            if let inactive = limit.inactive { out += "    inactive: \(inactive.value)\n" }
+            if let active = limit.active { out += "    active: \(active)\n" }
+            if let inactive = limit.inactive { out += "    inactive: \(inactive)\n" }
             out += "    fatal: \(limit.fatal)\n"
         }
         // Only policies that order a band by expected relaunch cost or predicted reuse read the model.

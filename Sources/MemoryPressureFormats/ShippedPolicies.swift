@@ -108,8 +108,18 @@ bands:                           # killed first to last
 #   while an app executes (foreground or background with an assertion) and the inactive one
 #   while it is suspended, following every state change. Processes over their limit are killed
 #   first (kMemorystatusKilledHiwat).
-# - The per-app limits below are for a 1 GiB device (about 650 MiB while active); real devices
-#   set them per app in their jetsam properties.
+# - The per-app limits are by device memory. Real devices set them per app in their jetsam
+#   properties, which Apple does not publish; the active limit here is where a foreground app
+#   that keeps allocating is killed, as measured per device in Stack Overflow's "iOS app maximum
+#   memory budget" (question 5887248, the answer's table of crash points measured with Jan
+#   Ilavsky's memory-test tool; figures as recalled, this machine could not fetch the page):
+#   1 GB iPhones (5, 5s, 6, 6 Plus) 645-646 MB; 2 GB (6s, 6s Plus, SE, 7) 1392-1396 MB; 3 GB
+#   (7 Plus 2040, X 1392, XR 1792 MB: the median, 1792, is used); 4 GB (XS, XS Max, 11, 11 Pro
+#   Max) 2039-2068 MB, 54-55 % of memory. Above 4 GiB the 54 % of the 4 GB phones is extrapolated
+#   (an assumption: 3318 MiB up to 6 GiB, 4424 MiB above). A device of at most 1 GiB keeps 650 MiB
+#   (the iPhone 4's 325 MB was all the memory apps had, before per-process limits). The inactive
+#   limit is 450/650 of the active one on every device (an assumption scaled from the 1 GiB
+#   device's 450 MiB).
 #
 # Not modelled: the aging bands (a process demoted to IDLE after JETSAM_PRIORITY_AGING_BAND1 aging
 # times out), the reaper (long-idle kills), the freezer and the compressor (pages compressed or
@@ -176,10 +186,10 @@ protect:
   - match: { priority: [211, 1000000] }
     reason: above JETSAM_PRIORITY_MAX (210), where memorystatus_kill_top_process stops
 
-limits:                          # highwater limits, fatal as for apps
+limits:                          # highwater limits, fatal as for apps, by device memory (jetsam.yaml header)
   - match: { states: [active, inactive, background, suspended] }
-    active: 650MiB
-    inactive: 450MiB
+    active: [{ upTo: 1GiB, amount: 650MiB }, { upTo: 2GiB, amount: 1395MiB }, { upTo: 3GiB, amount: 1792MiB }, { upTo: 4GiB, amount: 2040MiB }, { upTo: 6GiB, amount: 3318MiB }, { amount: 4424MiB }]
+    inactive: [{ upTo: 1GiB, amount: 450MiB }, { upTo: 2GiB, amount: 966MiB }, { upTo: 3GiB, amount: 1241MiB }, { upTo: 4GiB, amount: 1412MiB }, { upTo: 6GiB, amount: 2297MiB }, { amount: 3063MiB }]
     fatal: true
 
 """#,
@@ -293,10 +303,10 @@ protect:
   - match: { priority: [211, 1000000] }
     reason: above JETSAM_PRIORITY_MAX (210), where memorystatus_kill_top_process stops
 
-limits:                          # highwater limits, fatal as for apps
+limits:                          # highwater limits, fatal as for apps, by device memory (jetsam.yaml header)
   - match: { states: [active, inactive, background, suspended] }
-    active: 650MiB
-    inactive: 450MiB
+    active: [{ upTo: 1GiB, amount: 650MiB }, { upTo: 2GiB, amount: 1395MiB }, { upTo: 3GiB, amount: 1792MiB }, { upTo: 4GiB, amount: 2040MiB }, { upTo: 6GiB, amount: 3318MiB }, { amount: 4424MiB }]
+    inactive: [{ upTo: 1GiB, amount: 450MiB }, { upTo: 2GiB, amount: 966MiB }, { upTo: 3GiB, amount: 1241MiB }, { upTo: 4GiB, amount: 1412MiB }, { upTo: 6GiB, amount: 2297MiB }, { amount: 3063MiB }]
     fatal: true
 
 compression:

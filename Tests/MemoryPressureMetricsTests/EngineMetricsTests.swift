@@ -97,7 +97,7 @@ struct EngineMetricsTests {
     func limitKills() throws {
         let backend = TestMetrics()
         let engine = PressureEngine.scenario(
-            memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
+            memory: .gibibytes(1), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
         let metrics = try EngineMetrics(engine: engine, labelPrefix: "jet", factory: backend)
         // jetsam.yaml: a fatal highwater limit of 650 MiB active, 450 MiB inactive.
         try engine.apply(.launch("A", mib: 600), at: 0)

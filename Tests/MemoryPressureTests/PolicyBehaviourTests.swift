@@ -403,7 +403,7 @@ struct JetsamPolicyTests {
     @Test("an app that crosses its fatal active limit is killed at once, the reason naming the limit")
     func fatalActiveLimit() throws {
         let engine = PressureEngine.scenario(
-            memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
+            memory: .gibibytes(1), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
         #expect(try engine.kills(0, .launch("A", mib: 600)).isEmpty)
         let kills = try engine.kills(1, .allocate("A", mib: 100))
         #expect(kills.map(\.app) == ["A"])
@@ -416,7 +416,7 @@ struct JetsamPolicyTests {
     @Test("an app over its fatal inactive limit is killed when it leaves the foreground")
     func fatalInactiveLimit() throws {
         let engine = PressureEngine.scenario(
-            memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
+            memory: .gibibytes(1), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
         #expect(try engine.kills(0, .launch("B", mib: 500)).isEmpty)
         let kills = try engine.kills(1, .home)
         #expect(kills.map(\.app) == ["B"])
@@ -428,13 +428,13 @@ struct JetsamPolicyTests {
         var policy = try Policy.shipped("jetsam")
         policy.limits[0].fatal = false
         let big = Self.apps.map { $0.id == "front" ? app("front", .active, mib: 700) : $0 }
-        let snapshot = try makeEngine(policy, memory: .gibibytes(2), big)
+        let snapshot = try makeEngine(policy, memory: .gibibytes(1), big)
         let first = try #require(snapshot.killOrder(limit: 1).first)
         #expect(first.app == "front")
         #expect(first.reason == "over its active memory limit of 650.0 MiB (soft)")
         #expect(snapshot.orderedIDs.count == 9)
 
-        let engine = PressureEngine.scenario(memory: .gibibytes(2), reserved: .mebibytes(200), policy: policy)
+        let engine = PressureEngine.scenario(memory: .gibibytes(1), reserved: .mebibytes(100), policy: policy)
         try engine.step(0, .launch("S", mib: 100))
         try engine.step(1, .home)
         try engine.step(2, .launch("A", mib: 600))

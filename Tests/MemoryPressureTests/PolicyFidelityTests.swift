@@ -339,7 +339,7 @@ struct JetsamFidelityTests {
     @Test("memstat_proc_is_active_locked(): background audio holds an assertion, so the active limit (650 MiB) applies")
     func assertionMeansActiveLimit() throws {
         let engine = PressureEngine.scenario(
-            memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
+            memory: .gibibytes(1), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
         try engine.step(0, .launch("music", mib: 500, modes: .audio))
         let home = try engine.step(1, .home)
         #expect(!home.contains { $0.contains(" kill ") })  // not judged by the 450 MiB inactive limit
@@ -349,11 +349,28 @@ struct JetsamFidelityTests {
     }
 
     @Test(
+        "the limits are the device's: a foreground app is killed at Stack Overflow's crash point for its memory (q. 5887248)",
+        arguments: [(1, 650), (2, 1395), (4, 2040), (8, 4424)] as [(Int64, Int64)])
+    func limitsByDevice(gibibytes: Int64, limitMiB: Int64) throws {
+        let engine = PressureEngine.scenario(
+            memory: .gibibytes(gibibytes), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
+        try engine.step(0, .launch("game", mib: limitMiB - 10))
+        #expect(try engine.step(1, .allocate("game", mib: 10)).allSatisfy { !$0.contains(" kill ") })  // at the limit
+        try engine.apply(.allocate("game", mib: 1), at: 2)
+        let kills = engine.takeEvents().compactMap { event -> String? in
+            guard case .kill(let app, _, let reason, _, _) = event.kind else { return nil }
+            return "\(app): \(reason)"
+        }
+        #expect(kills.count == 1 && kills[0].hasPrefix("game: over its active memory limit of "), "\(kills)")
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test(
         "memstat_proc_is_active_locked(): the limit follows the assertion — a background task ends, the inactive limit applies"
     )
     func limitFollowsAssertion() throws {
         let engine = PressureEngine.scenario(
-            memory: .gibibytes(2), reserved: .mebibytes(200), policy: try Policy.shipped("jetsam"))
+            memory: .gibibytes(1), reserved: .mebibytes(100), policy: try Policy.shipped("jetsam"))
         try engine.step(0, .launch("nav", mib: 500))
         try engine.step(1, .beginBackgroundTask(app: "nav", seconds: 10))
         #expect(try engine.step(2, .home).allSatisfy { !$0.contains(" kill ") })

@@ -127,11 +127,17 @@ struct ShippedPolicyTests {
         let jetsam = try Policy.shipped("jetsam")
         #expect(jetsam.priorityByState == [.suspended: 0, .background: 30, .inactive: 100, .active: 100])
         #expect(jetsam.priorityByBackgroundMode == [.audio: 120])
-        #expect(
-            jetsam.limits == [
-                AppLimit(
-                    matches: jetsam.limits[0].matches, active: .mebibytes(650), inactive: .mebibytes(450), fatal: true)
-            ])
+        // The limits by device memory: Stack Overflow's crash points (jetsam.yaml's header).
+        let limit = try #require(jetsam.limits.first)
+        #expect(jetsam.limits.count == 1 && limit.fatal)
+        for (memory, active, inactive) in [
+            (512, 650, 450), (1024, 650, 450), (2048, 1395, 966), (3072, 1792, 1241), (4096, 2040, 1412),
+            (6144, 3318, 2297), (8192, 4424, 3063), (65536, 4424, 3063),
+        ] as [(Int64, Int64, Int64)] {
+            let device = Device(memory: .mebibytes(memory), reserved: .zero)
+            #expect(limit.active?.resolved(on: device) == .mebibytes(active), "\(memory) MiB")
+            #expect(limit.inactive?.resolved(on: device) == .mebibytes(inactive), "\(memory) MiB")
+        }
         let linux = try Policy.shipped("linux-oom")
         #expect(linux.warnings.values.allSatisfy { $0 == .none })
         #expect(linux.purges.values.allSatisfy { $0.isEmpty })
@@ -399,8 +405,9 @@ struct PolicySchemaTests {
         #expect(policy.preferences == [NamePreference(pattern: "chrome", score: 300)])
         #expect(
             policy.limits == [
-                AppLimit(matches: [AppMatch(names: ["big"])], active: .gibibytes(1), inactive: nil, fatal: false),
-                AppLimit(matches: [AppMatch()], active: nil, inactive: .mebibytes(100), fatal: true),
+                AppLimit(
+                    matches: [AppMatch(names: ["big"])], active: .fixed(.bytes(.gibibytes(1))), inactive: nil, fatal: false),
+                AppLimit(matches: [AppMatch()], active: nil, inactive: .fixed(.bytes(.mebibytes(100))), fatal: true),
             ])
     }
 
