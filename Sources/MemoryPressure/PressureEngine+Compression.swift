@@ -30,9 +30,9 @@ struct CompressionBooks {
     var frozen: [Bool] = []
     /// When each app's memory last entered the pool (engine time), by slot; kept for the thrashing rule.
     var compressedAt: [Double] = []
-    /// The thrashing rule's running sample (`nil` until the first compression or decompression
-    /// after a reset).
-    var thrashingSample: ThrashingSample? = nil
+    /// The thrashing rule's running sample (its start is `nil` until the first compression or
+    /// decompression after a reset).
+    var thrashingSample = ThrashingSample()
     /// Whether the thrashing rule found thrashing: the next pressure evaluation kills once and clears it.
     var thrashingDetected = false
     /// Apps frozen now.

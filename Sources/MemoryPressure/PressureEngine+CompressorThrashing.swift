@@ -4,15 +4,50 @@
 
 /// The thrashing rule's sample: the compressions and decompressions since it started.
 struct ThrashingSample {
-    /// Engine time of its first compression or decompression.
-    var start: Double
+    /// Engine time of its first compression or decompression (`nil`: no sample runs).
+    var start: Double? = nil
     /// Uncompressed bytes that entered and left the pool.
     var compressed: Int64 = 0
     var decompressed: Int64 = 0
-    /// Each decompression: the seconds since the memory was compressed, and its bytes.
-    var decompressions: [(age: Double, bytes: Int64)] = []
+    /// Bytes decompressed by whole seconds since they were compressed, below
+    /// ``MemoryCompression/Thrashing/maximumAge`` (XNU's `age_of_decompressions_during_sample_period`;
+    /// older ones count only in ``decompressed``, as its overage).
+    /// (Allocated by the first ``restart(at:)``.)
+    var byAge: [Int64] = []
+    /// The ages of ``byAge`` that are not zero, in increasing order (a new sample clears only those).
+    var usedAges: [Int] = []
     /// The time at which the oldest memory decompressed in the sample was compressed.
     var oldestDecompressed = Double.infinity
+    /// Set once the pool was found to hold nothing older than ``oldestDecompressed``: it stays so
+    /// for the rest of the sample, since memory entering the pool is new and the bound only falls.
+    var nothingOlder = false
+
+    /// Counts `bytes` decompressed `age` seconds after they were compressed.
+    ///
+    /// - Complexity: O(distinct ages in the sample), at most O(``MemoryCompression/Thrashing/maximumAge``).
+    mutating func decompressed(_ bytes: Int64, age: Double) {
+        decompressed &+= bytes
+        guard age < MemoryCompression.Thrashing.maximumAge else { return }
+        let bucket = Int(age)
+        if byAge[bucket] == 0 {
+            var position = usedAges.count
+            while position > 0 && usedAges[position - 1] > bucket { position -= 1 }
+            usedAges.insert(bucket, at: position)
+        }
+        byAge[bucket] &+= bytes
+    }
+
+    /// Starts a new sample at `time`.
+    mutating func restart(at time: Double?) {
+        if byAge.isEmpty { byAge = [Int64](repeating: 0, count: Int(MemoryCompression.Thrashing.maximumAge)) }
+        for age in usedAges { byAge[age] = 0 }
+        usedAges.removeAll(keepingCapacity: true)
+        start = time
+        compressed = 0
+        decompressed = 0
+        oldestDecompressed = .infinity
+        nothingOlder = false
+    }
 }
 
 extension PressureEngine {
@@ -28,7 +63,7 @@ extension PressureEngine {
         guard let rule = compression!.model.thrashing, bytes > 0 else { return }
         compression!.compressedAt[index] = now
         sampleThrashing(rule)
-        compression!.thrashingSample!.compressed &+= bytes
+        compression!.thrashingSample.compressed &+= bytes
     }
 
     /// Counts `bytes` of app `index` leaving the pool to be used again, and judges the sample.
@@ -36,44 +71,48 @@ extension PressureEngine {
         guard let rule = compression!.model.thrashing, bytes > 0 else { return }
         sampleThrashing(rule)
         let compressedAt = compression!.compressedAt[index]
-        compression!.thrashingSample!.decompressed &+= bytes
-        compression!.thrashingSample!.decompressions.append((Swift.max(now - compressedAt, 0), bytes))
-        compression!.thrashingSample!.oldestDecompressed = Swift.min(
-            compression!.thrashingSample!.oldestDecompressed, compressedAt)
-        if isThrashing(rule, sample: compression!.thrashingSample!) {
+        let age = Swift.max(now - compressedAt, 0)
+        compression!.thrashingSample.decompressed(bytes, age: age)
+        compression!.thrashingSample.oldestDecompressed = Swift.min(
+            compression!.thrashingSample.oldestDecompressed, compressedAt)
+        if isThrashing(rule) {
             compression!.thrashingDetected = true
-            compression!.thrashingSample = nil
+            compression!.thrashingSample.restart(at: nil)
         }
     }
 
     /// Starts a sample if none runs or the running one reached its longest.
     private func sampleThrashing(_ rule: MemoryCompression.Thrashing) {
-        if let sample = compression!.thrashingSample, (now - sample.start) * 1000 < rule.sampleMaxMs { return }
-        compression!.thrashingSample = ThrashingSample(start: now)
+        if let start = compression!.thrashingSample.start, (now - start) * 1000 < rule.sampleMaxMs { return }
+        compression!.thrashingSample.restart(at: now)
     }
 
-    /// `compute_swapout_target_age()`'s verdict on `sample`, then `compressor_needs_to_swap()`'s:
+    /// `compute_swapout_target_age()`'s verdict on the sample, then `compressor_needs_to_swap()`'s:
     /// rates high enough both ways, a working set that fits in the pool, and older memory left in it.
     ///
-    /// - Complexity: O(d log d) for d decompressions in the sample, plus O(apps) when every rate
-    ///   passes (the search for the pool's oldest memory).
-    private func isThrashing(_ rule: MemoryCompression.Thrashing, sample: ThrashingSample) -> Bool {
-        let elapsedMs = (now - sample.start) * 1000
-        guard elapsedMs >= rule.sampleMinMs, elapsedMs > 0 else { return false }
+    /// - Complexity: O(distinct ages decompressed in the sample, at most
+    ///   ``MemoryCompression/Thrashing/maximumAge``), plus O(apps) at most once per sample for the
+    ///   pool's oldest memory.
+    private func isThrashing(_ rule: MemoryCompression.Thrashing) -> Bool {
+        let sample = compression!.thrashingSample
+        guard let start = sample.start else { return false }
+        let elapsedMs = (now - start) * 1000
+        guard elapsedMs >= rule.sampleMinMs, elapsedMs > 0, !sample.nothingOlder else { return false }
         let page = Double(rule.pageSize.value)
         let minimum = rule.minimumPer10ms * elapsedMs / 10
         guard Double(sample.compressed) / page >= minimum, Double(sample.decompressed) / page >= minimum,
             Double(sample.decompressed) / page > rule.thresholdPer10ms * elapsedMs / 10
         else { return false }
-        // The age below which 95 % of the decompressed bytes fall, and the working set up to it.
+        // The age (whole seconds) by which 95 % of the decompressed bytes are covered, and the
+        // working set up to it: Σ age × bytes per second of sample.
         let target = Double(sample.decompressed) * 0.95
         var covered = 0.0
         var workingSet = 0.0
         var withinAge = false
-        for (age, bytes) in sample.decompressions.sorted(by: { $0.age < $1.age }) {
-            guard age < MemoryCompression.Thrashing.maximumAge else { break }
+        for age in sample.usedAges {
+            let bytes = sample.byAge[age]
             covered += Double(bytes)
-            workingSet += age * Double(bytes)
+            workingSet += Double(age) * Double(bytes)
             if covered >= target {
                 withinAge = true
                 break
@@ -87,6 +126,7 @@ extension PressureEngine {
         where books.compressed[index] > 0 && !books.frozen[index] && books.compressedAt[index] < sample.oldestDecompressed {
             return true
         }
+        compression!.thrashingSample.nothingOlder = true
         return false
     }
 }
