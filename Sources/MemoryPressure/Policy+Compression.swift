@@ -20,6 +20,14 @@ public struct MemoryCompression: Sendable, Hashable {
         case compressor
         /// Linux zram: a swap device whose pages are compressed in RAM (`drivers/block/zram/zram_drv.c`).
         case zram
+        /// Swap on storage (a swap file or partition, `mm/swapfile.c`): pages are written as they
+        /// are (``MemoryCompression/ratio`` 1) and nothing of them stays in memory; a resume reads
+        /// them back at ``MemoryCompression/decompressSecondsPerMiB``.
+        case swap
+
+        /// Whether the pool is swap (zram or storage): its size adds to the device's swap and what
+        /// it holds is used swap, each app's share counting as its swap entries.
+        public var isSwap: Bool { self != .compressor }
     }
 
     /// The mechanism.
@@ -201,6 +209,17 @@ public struct MemoryCompression: Sendable, Hashable {
     package var problems: [(path: String, message: String)] {
         var problems: [(String, String)] = []
         if matches.isEmpty { problems.append(("compression.match", "expected at least one condition")) }
+        if mechanism == .swap {
+            // Swap on storage writes pages as they are, and XNU's freezer and thrashing rule are
+            // the compressor's.
+            if ratio != 1 || !ratios.isEmpty {
+                problems.append(("compression.ratio", "expected 1 and no \"ratios\" for swap: pages are written as they are"))
+            }
+            if freezer != nil { problems.append(("compression.freezer", "expected no freezer for swap (XNU's compressor has one)")) }
+            if thrashing != nil {
+                problems.append(("compression.thrashing", "expected no thrashing rule for swap (XNU's compressor has one)"))
+            }
+        }
         if !(ratio >= 1 && ratio <= 100) {
             problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))
         }

@@ -128,18 +128,19 @@ extension PressureEngine {
         syncCompressionQueue(index)
     }
 
-    /// What zram holds, uncompressed: the apps' swap entries in it (0 for another mechanism).
+    /// What zram or the swap file holds, uncompressed: the apps' swap entries in it (0 for XNU's
+    /// compressor).
     @inline(__always)
     var zramHeld: Int64 {
-        guard hasCompression, compression!.model.mechanism == .zram else { return 0 }
+        guard hasCompression, compression!.model.mechanism.isSwap else { return 0 }
         return compression!.pooled
     }
 
-    /// App `index`'s swap entries in zram, uncompressed (0 for another mechanism): they count in
-    /// `oom_badness` as `MM_SWAPENTS`.
+    /// App `index`'s swap entries in zram or the swap file, uncompressed (0 for XNU's compressor):
+    /// they count in `oom_badness` as `MM_SWAPENTS`.
     @inline(__always)
     func zramBytes(of index: Int) -> Int64 {
-        guard hasCompression, compression!.model.mechanism == .zram, index < compression!.compressed.count else {
+        guard hasCompression, compression!.model.mechanism.isSwap, index < compression!.compressed.count else {
             return 0
         }
         return compression!.compressed[index]
@@ -268,7 +269,9 @@ extension PressureEngine {
         let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
         let evicted = evictableBytes(of: index)
         guard bytes > 0 || evicted > 0 else { return false }
-        let stored = Swift.max(Int64((Double(bytes) / ratio(of: index)).rounded(.up)), bytes > 0 ? 1 : 0)
+        // Swap on storage keeps nothing in memory.
+        let stored =
+            model.mechanism == .swap ? 0 : Swift.max(Int64((Double(bytes) / ratio(of: index)).rounded(.up)), bytes > 0 ? 1 : 0)
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
         compression!.evicted[index] = evicted
@@ -293,7 +296,7 @@ extension PressureEngine {
     /// (earlyoom's) re-read it.
     @inline(__always)
     func swapChanged() {
-        if hasSwapConditions && compression!.model.mechanism == .zram { updateLevelBounds() }
+        if hasSwapConditions && compression!.model.mechanism.isSwap { updateLevelBounds() }
     }
 
     /// Freezes app `index`, just compressed, if the freezer's rules allow: enough compressed

@@ -341,7 +341,7 @@ struct CompressionLoadingTests {
     @Test(
         "a bad compression section is refused with its line, its key and what was expected",
         arguments: [
-            ("  mechanism: zram\n", "  mechanism: swap\n", "compression.mechanism", "compressor, zram"),
+            ("  mechanism: zram\n", "  mechanism: disk\n", "compression.mechanism", "compressor, zram, swap"),
             ("  ratio: 2.5\n", "  ratio: 0.5\n", "compression.ratio", "from 1 to 100"),
             ("  compressible: 0.6\n", "", "compression", "missing key \"compressible\""),
             ("  stopAt: 256MiB\n", "  stopAt: 100MiB\n", "compression", "at or above \"startBelow\""),
