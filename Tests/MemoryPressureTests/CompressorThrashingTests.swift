@@ -85,6 +85,29 @@ struct CompressorThrashingTests {
         #expect(engine._invariantViolation() == nil)
     }
 
+    @Test("a working set larger than the pool (memory decompressed long after it was compressed) is not thrashing")
+    func workingSet() throws {
+        // Four apps of 70 MiB: reclaim compresses D at 100 s and A at 190 s (35 MiB each, into 7).
+        let engine = CompressionTests.engine(try Self.policy())
+        for (time, id) in [(0.0, "D"), (10, "A"), (20, "B"), (30, "C")] {
+            if time > 0 { try engine.step(time - 1, .home) }
+            try engine.step(time, .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(70))))
+        }
+        #expect(try engine.step(100, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == ["D compress 35MiB into 7MiB"])
+        #expect(try engine.step(190, .allocate(app: "C", bytes: .mebibytes(30), purgeable: false)) == ["A compress 35MiB into 7MiB"])
+        // A sample from 205 s: B is compressed; A comes back 15.5 s after it was compressed, which
+        // compresses C; C comes back a second later. The rates pass (110 MiB each way in 1.5 s)
+        // and D is older than anything decompressed, but the working set, (1 × 75 + 15 × 35)
+        // MiB·s over 1.5 s = 400 MiB, is larger than the 145 MiB pool: swapping would not help.
+        #expect(try engine.step(205, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == ["B compress 35MiB into 7MiB"])
+        let resumeA = try engine.step(205.5, .open(AppLaunch(id: "A", footprint: .mebibytes(70))))
+        #expect(resumeA.contains("C compress 75MiB into 15MiB"), "\(resumeA)")
+        let events = try engine.step(206.5, .open(AppLaunch(id: "C", footprint: .mebibytes(70))))
+        #expect(events.contains("C decompress 75MiB from 15MiB"), "\(events)")
+        #expect(!events.contains { $0.contains(" kill ") }, "\(events)")
+        #expect(engine._invariantViolation() == nil)
+    }
+
     @Test("the rule is read and written back, and a bad one is refused with its key")
     func loading() throws {
         let shown = try PolicyYAML.render(Self.policy())
