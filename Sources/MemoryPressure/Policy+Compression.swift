@@ -1,6 +1,6 @@
 /// Compressed memory: reclaim that moves part of an idle app's memory into a compressed pool in
 /// RAM before anyone is killed — XNU's VM compressor (iOS 7 and later) or Linux zram, the
-/// compressed swap device Android and many desktops use. docs/compression.md describes the model
+/// compressed swap device Android and many desktops use — or out to a swap file on storage. docs/compression.md describes the model
 /// and where it approximates the real mechanisms.
 ///
 /// The model, per app: `compressible × base` bytes of an app the policy names (``matches``) can
@@ -100,7 +100,8 @@ public struct MemoryCompression: Sendable, Hashable {
     /// - decompressions exceed ``thresholdPer10ms`` pages per 10 ms;
     /// - 95 % of the decompressed bytes were compressed less than 30 minutes before
     ///   (`DECOMPRESSION_SAMPLE_MAX_AGE`), and their working set (the sum of age × bytes over
-    ///   those, per second of sample) is smaller than the pool;
+    ///   those, ages in whole seconds as XNU counts them, per second of sample) is smaller than the
+    ///   pool;
     /// - the pool still holds memory compressed before the oldest memory decompressed in the sample
     ///   (the oldest segment predates `swapout_target_age`: it should be swapped, and there is no
     ///   swap).

@@ -182,7 +182,7 @@ final class PolicyLoader {
     /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
-            throw object.error("missing key \"mechanism\": expected compressor or zram")
+            throw object.error("missing key \"mechanism\": expected compressor, zram or swap")
         }
         let matches = try self.matches(object)
         let capacity = try object.amount("capacity")
@@ -427,8 +427,6 @@ final class PolicyLoader {
         return result
     }
 
-    /// A band threshold: an amount (`10%`, `72MiB`), an interpolation by device memory
-    /// (`{ low, high, scaleFrom, scaleTo }`) or a list of tiers (`[{ upTo: 3GiB, amount: 10% }, { amount: 8% }]`).
     /// A limit's amount: a size, a percentage of usable memory, or tiers by device memory (not a
     /// watermark, not Android's interpolation).
     private func limitAmount(_ object: ConfigObject, _ key: String) throws(InputError) -> ScaledAmount? {
@@ -439,6 +437,8 @@ final class PolicyLoader {
         return .fixed(try object.amount(key))
     }
 
+    /// A band threshold: an amount (`10%`, `72MiB`), an interpolation by device memory
+    /// (`{ low, high, scaleFrom, scaleTo }`) or a list of tiers (`[{ upTo: 3GiB, amount: 10% }, { amount: 8% }]`).
     private func scaledAmount(_ object: ConfigObject, _ key: String) throws(InputError) -> ScaledAmount? {
         guard let node = object.optional(key) else { return nil }
         let path = ConfigObject.join(object.path, key)
