@@ -1,7 +1,7 @@
 /// Compressed memory: reclaim that moves part of an idle app's memory into a compressed pool in
 /// RAM before anyone is killed — XNU's VM compressor (iOS 7 and later) or Linux zram, the
-/// compressed swap device Android and many desktops use — or out to a swap file on storage. docs/compression.md describes the model
-/// and where it approximates the real mechanisms.
+/// compressed swap device Android and many desktops use — or out to a swap file on storage.
+/// docs/compression.md describes the model and where it approximates the real mechanisms.
 ///
 /// The model, per app: `compressible × base` bytes of an app the policy names (``matches``) can
 /// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool;
