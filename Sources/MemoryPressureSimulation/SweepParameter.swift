@@ -167,7 +167,10 @@ public struct SweepParameter: Sendable, Hashable {
         case "user.homeBeforeLock": workload.user?.homeBeforeLockShare = number
         // Compression parameters apply to the policies that compress (docs/compression.md).
         case "policy.compression.ratio":
-            for index in policies.indices { policies[index].compression?.ratio = number }
+            // A swap file writes pages as they are: its ratio stays 1.
+            for index in policies.indices where policies[index].compression?.mechanism != .swap {
+                policies[index].compression?.ratio = number
+            }
         case "policy.compression.compressible":
             for index in policies.indices { policies[index].compression?.compressible = number }
         case "policy.compression.capacity":

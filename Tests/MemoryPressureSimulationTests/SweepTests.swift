@@ -125,8 +125,12 @@ struct SweepTests {
 
     @Test("compression parameters reach the policies that compress and leave the others alone")
     func compressionParameters() throws {
+        var swapFile = try Policy.shipped("earlyoom-zram")
+        swapFile.name = "earlyoom-swap"
+        swapFile.compression?.mechanism = .swap
+        swapFile.compression?.ratio = 1
         let sweep = try Sweep(
-            workload: .phone, policies: [.ios4, try Policy.shipped("jetsam-compressor")],
+            workload: .phone, policies: [.ios4, try Policy.shipped("jetsam-compressor"), swapFile],
             parameters: [
                 try SweepParameter(parsing: "policy.compression.capacity=25%,1GiB"),
                 try SweepParameter(parsing: "policy.compression.ratio=3.5"),
@@ -136,6 +140,9 @@ struct SweepTests {
         #expect(policies[0] == .ios4)
         let model = try #require(policies[1].compression)
         #expect(model.capacity == .bytes(.gibibytes(1)) && model.ratio == 3.5 && model.compressible == 0.4)
+        // A swap file takes the capacity (its size) but keeps its ratio of 1.
+        let swap = try #require(policies[2].compression)
+        #expect(swap.capacity == .bytes(.gibibytes(1)) && swap.ratio == 1 && policies[2].problems.isEmpty)
         for bad in ["policy.compression.ratio=0.5", "policy.compression.compressible=1.5", "policy.compression.capacity=lots"] {
             #expect(throws: SweepError.self, "\(bad)") { try SweepParameter(parsing: bad) }
         }
