@@ -24,6 +24,12 @@ public struct MemoryCompression: Sendable, Hashable {
         /// are (``MemoryCompression/ratio`` 1) and nothing of them stays in memory; a resume reads
         /// them back at ``MemoryCompression/decompressSecondsPerMiB``.
         case swap
+        /// zswap (`mm/zswap.c`, Documentation/admin-guide/mm/zswap.rst): a compressed cache in RAM
+        /// in front of a swap file. Pages are compressed into the cache while it is below
+        /// ``MemoryCompression/zswapPool``; a full cache sends new pages straight to the file
+        /// (`zswap_store()` rejects them), which a resume reads back at
+        /// ``MemoryCompression/swapInSecondsPerMiB``.
+        case zswap
 
         /// Whether the pool is swap (zram or storage): its size adds to the device's swap and what
         /// it holds is used swap, each app's share counting as its swap entries.
@@ -88,6 +94,12 @@ public struct MemoryCompression: Sendable, Hashable {
     /// XNU's compressor thrashing detection, which kills when memory is decompressed soon after it
     /// was compressed while older memory sits in the pool (`nil`: none).
     public var thrashing: Thrashing?
+    /// zswap's cache limit (`max_pool_percent`): the most memory its compressed pages take; a
+    /// percentage is of the device's memory. Required with ``Mechanism/zswap``, refused otherwise.
+    public var zswapPool: MemoryAmount?
+    /// Seconds an app waits per MiB read back from the swap file behind zswap. Required with
+    /// ``Mechanism/zswap``, refused otherwise.
+    public var swapInSecondsPerMiB: Double?
 
     /// XNU's compressor thrashing detection (`compute_swapout_target_age()` and
     /// `compressor_needs_to_swap()` in osfmk/vm/vm_compressor.c), on a device without swap, where
@@ -182,7 +194,7 @@ public struct MemoryCompression: Sendable, Hashable {
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
         refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = [],
-        thrashing: Thrashing? = nil
+        thrashing: Thrashing? = nil, zswapPool: MemoryAmount? = nil, swapInSecondsPerMiB: Double? = nil
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -199,6 +211,8 @@ public struct MemoryCompression: Sendable, Hashable {
         self.freezer = freezer
         self.ratios = ratios
         self.thrashing = thrashing
+        self.zswapPool = zswapPool
+        self.swapInSecondsPerMiB = swapInSecondsPerMiB
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
@@ -210,16 +224,26 @@ public struct MemoryCompression: Sendable, Hashable {
     package var problems: [(path: String, message: String)] {
         var problems: [(String, String)] = []
         if matches.isEmpty { problems.append(("compression.match", "expected at least one condition")) }
-        if mechanism == .swap {
-            // Swap on storage writes pages as they are, and XNU's freezer and thrashing rule are
-            // the compressor's.
-            if ratio != 1 || !ratios.isEmpty {
-                problems.append(("compression.ratio", "expected 1 and no \"ratios\" for swap: pages are written as they are"))
-            }
-            if freezer != nil { problems.append(("compression.freezer", "expected no freezer for swap (XNU's compressor has one)")) }
+        if mechanism == .swap && (ratio != 1 || !ratios.isEmpty) {
+            problems.append(("compression.ratio", "expected 1 and no \"ratios\" for swap: pages are written as they are"))
+        }
+        if mechanism == .swap || mechanism == .zswap {
+            // XNU's freezer and thrashing rule are the compressor's.
+            let name = mechanism.rawValue
+            if freezer != nil { problems.append(("compression.freezer", "expected no freezer for \(name) (XNU's compressor has one)")) }
             if thrashing != nil {
-                problems.append(("compression.thrashing", "expected no thrashing rule for swap (XNU's compressor has one)"))
+                problems.append(("compression.thrashing", "expected no thrashing rule for \(name) (XNU's compressor has one)"))
             }
+        }
+        if mechanism == .zswap {
+            if zswapPool == nil { problems.append(("compression.zswapPool", "expected the cache's limit for zswap (max_pool_percent, such as 20%)")) }
+            if let seconds = swapInSecondsPerMiB, !(seconds >= 0 && seconds <= 60) {
+                problems.append(("compression.swapInSecondsPerMiB", "expected 0.0...60.0 seconds per MiB, found \(seconds)"))
+            } else if swapInSecondsPerMiB == nil {
+                problems.append(("compression.swapInSecondsPerMiB", "expected the seconds per MiB read back from the swap file behind zswap"))
+            }
+        } else if zswapPool != nil || swapInSecondsPerMiB != nil {
+            problems.append(("compression.zswapPool", "expected \"zswapPool\" and \"swapInSecondsPerMiB\" only with mechanism zswap"))
         }
         if !(ratio >= 1 && ratio <= 100) {
             problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))

@@ -18,6 +18,8 @@ struct CompressionBooks {
     /// Uncompressed bytes in the pool above which the system is short of compressor space
     /// (`.max`: never).
     let shortageAbove: Int64
+    /// The most memory zswap's cache takes, compressed (`.max` for another mechanism).
+    let zswapLimit: Int64
     /// Uncompressed bytes in the pool.
     var pooled: Int64 = 0
     /// Each app's uncompressed bytes in the pool, by slot (grown on demand).
@@ -26,6 +28,8 @@ struct CompressionBooks {
     var stored: [Int64] = []
     /// Each app's clean file pages that reclaim dropped, by slot.
     var evicted: [Int64] = []
+    /// Each app's pages that zswap sent on to the swap file (uncompressed, part of ``compressed``), by slot.
+    var onDisk: [Int64] = []
     /// Whether each app's compressed memory is frozen (written to storage, out of the pool), by slot.
     var frozen: [Bool] = []
     /// When each app's memory last entered the pool (engine time), by slot; kept for the thrashing rule.
@@ -63,6 +67,7 @@ struct CompressionBooks {
         let capacity = model.capacity.resolved(against: device.memory).value
         self.capacity = capacity
         shortageAbove = model.shortageAt.map { Int64((Double(capacity) * $0).rounded(.down)) } ?? .max
+        zswapLimit = model.mechanism == .zswap ? (model.zswapPool?.resolved(against: device.memory).value ?? 0) : .max
     }
 
     /// Makes room for slot `index` in the per-slot arrays.
@@ -73,6 +78,7 @@ struct CompressionBooks {
         compressed.append(contentsOf: repeatElement(0, count: count))
         stored.append(contentsOf: repeatElement(0, count: count))
         evicted.append(contentsOf: repeatElement(0, count: count))
+        onDisk.append(contentsOf: repeatElement(0, count: count))
         frozen.append(contentsOf: repeatElement(false, count: count))
         compressedAt.append(contentsOf: repeatElement(0, count: count))
         compressibleStates.append(contentsOf: repeatElement(0, count: count))
@@ -269,9 +275,16 @@ extension PressureEngine {
         let bytes = Swift.min(compressibleBytes(of: index), compression!.capacity &- compression!.pooled)
         let evicted = evictableBytes(of: index)
         guard bytes > 0 || evicted > 0 else { return false }
-        // Swap on storage keeps nothing in memory.
-        let stored =
-            model.mechanism == .swap ? 0 : Swift.max(Int64((Double(bytes) / ratio(of: index)).rounded(.up)), bytes > 0 ? 1 : 0)
+        // Swap on storage keeps nothing in memory; zswap compresses what its cache has room for
+        // and sends the rest to the swap file.
+        var cached = model.mechanism == .swap ? 0 : bytes
+        let ratio = ratio(of: index)
+        if model.mechanism == .zswap {
+            let room = Swift.max(compression!.zswapLimit &- accountant.compressedPool.value, 0)
+            cached = Swift.min(bytes, Int64((Double(room) * ratio).rounded(.down)))
+        }
+        let stored = cached > 0 ? Swift.max(Int64((Double(cached) / ratio).rounded(.up)), 1) : 0
+        compression!.onDisk[index] = model.mechanism == .zswap ? bytes &- cached : 0
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
         compression!.evicted[index] = evicted
@@ -342,6 +355,7 @@ extension PressureEngine {
         let bytes = compression!.compressed[index]
         let stored = compression!.stored[index]
         let refaulted = compression!.evicted[index]
+        let onDisk = compression!.onDisk[index]
         if compression!.frozen[index], let freezer = model.freezer {
             // Read back from storage first: it waits for the read, then for the decompression.
             let seconds = Double(stored) / 1_048_576 * freezer.thawSecondsPerMiB
@@ -354,7 +368,8 @@ extension PressureEngine {
         apps[index].base &+= bytes &+ refaulted
         charge(index, bytes &+ refaulted)
         let seconds =
-            Double(bytes) / 1_048_576 * model.decompressSecondsPerMiB
+            Double(bytes &- onDisk) / 1_048_576 * model.decompressSecondsPerMiB
+            + Double(onDisk) / 1_048_576 * (model.swapInSecondsPerMiB ?? 0)
             + Double(refaulted) / 1_048_576 * model.refaultSecondsPerMiB
         noteRefault(bytes: refaulted, waited: seconds)
         log(
@@ -379,6 +394,7 @@ extension PressureEngine {
         }
         compression!.compressed[index] = 0
         compression!.stored[index] = 0
+        compression!.onDisk[index] = 0
         swapChanged()
     }
 
@@ -411,6 +427,9 @@ extension PressureEngine {
             } else if books.stored[index] != 0 {
                 return "\(app.id) has a compressed size but nothing compressed"
             }
+            if books.onDisk[index] < 0 || books.onDisk[index] > books.compressed[index] {
+                return "\(app.id) has \(books.onDisk[index]) bytes in the swap file of \(books.compressed[index]) swapped"
+            }
             if let handle = books.handles[index], !books.queue.contains(handle) {
                 return "\(app.id) has a stale reclaim handle"
             }
@@ -428,6 +447,7 @@ extension PressureEngine {
             return "pool size \(accountant.compressedPool.value) != sum of the apps' compressed sizes \(stored)"
         }
         if pooled > books.capacity { return "the pool holds \(pooled) bytes, more than its capacity \(books.capacity)" }
+        if stored > books.zswapLimit { return "zswap's cache takes \(stored) bytes, more than its limit \(books.zswapLimit)" }
         if frozen != books.frozenCount { return "\(books.frozenCount) apps counted frozen, \(frozen) are" }
         if let freezer = books.model.freezer, frozen > freezer.maxFrozen {
             return "\(frozen) apps frozen, more than \(freezer.maxFrozen)"

@@ -179,10 +179,11 @@ final class PolicyLoader {
     }
 
     /// The `compression:` section (docs/compression.md): every key required but `ratios`,
-    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`.
+    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`; `zswapPool` and
+    /// `swapInSecondsPerMiB` go with (and only with) mechanism `zswap`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
-            throw object.error("missing key \"mechanism\": expected compressor, zram or swap")
+            throw object.error("missing key \"mechanism\": expected compressor, zram, swap or zswap")
         }
         let matches = try self.matches(object)
         let capacity = try object.amount("capacity")
@@ -201,6 +202,8 @@ final class PolicyLoader {
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
         let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
         let thrashing = try object.optionalObject("thrashing").map { (rule) throws(InputError) in try self.thrashing(rule) }
+        let zswapPool = object.optional("zswapPool") == nil ? nil : try object.amount("zswapPool")
+        let swapIn = try object.optionalNumber("swapInSecondsPerMiB", in: 0...60, unit: "seconds")
         var ratios: [MemoryCompression.AppRatio] = []
         for (path, node) in try object.optionalList("ratios") ?? [] {
             let entry = try ConfigObject(node, file: file, path: path)
@@ -215,7 +218,8 @@ final class PolicyLoader {
             mechanism: mechanism, matches: matches, capacity: capacity, ratio: ratio, compressible: compressible,
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
-            refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios, thrashing: thrashing)
+            refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios, thrashing: thrashing,
+            zswapPool: zswapPool, swapInSecondsPerMiB: swapIn)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

@@ -110,6 +110,8 @@ public enum PolicyYAML {
                 out += "writeSecondsPerMiB: \(number(freezer.writeSecondsPerMiB)), "
                 out += "thawSecondsPerMiB: \(number(freezer.thawSecondsPerMiB)) }\n"
             }
+            if let pool = model.zswapPool { out += "  zswapPool: \(pool)\n" }
+            if let seconds = model.swapInSecondsPerMiB { out += "  swapInSecondsPerMiB: \(number(seconds))\n" }
             if let rule = model.thrashing {
                 out += "  thrashing: { pageSize: \(rule.pageSize.value), sampleMinMs: \(number(rule.sampleMinMs)), "
                 out += "sampleMaxMs: \(number(rule.sampleMaxMs)), minimumPer10ms: \(number(rule.minimumPer10ms)), "
