@@ -278,12 +278,12 @@ extension PressureEngine {
         // Swap on storage keeps nothing in memory; zswap compresses what its cache has room for
         // and sends the rest to the swap file.
         var cached = model.mechanism == .swap ? 0 : bytes
-        let ratio = ratio(of: index)
+        let appRatio = ratio(of: index)
         if model.mechanism == .zswap {
             let room = Swift.max(compression!.zswapLimit &- accountant.compressedPool.value, 0)
-            cached = Swift.min(bytes, Int64((Double(room) * ratio).rounded(.down)))
+            cached = Swift.min(bytes, Int64((Double(room) * appRatio).rounded(.down)))
         }
-        let stored = cached > 0 ? Swift.max(Int64((Double(cached) / ratio).rounded(.up)), 1) : 0
+        let stored = cached > 0 ? Swift.max(Int64((Double(cached) / appRatio).rounded(.up)), 1) : 0
         compression!.onDisk[index] = model.mechanism == .zswap ? bytes &- cached : 0
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
