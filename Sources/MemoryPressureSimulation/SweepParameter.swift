@@ -54,6 +54,7 @@ public struct SweepParameter: Sendable, Hashable {
         ("policy.compression.capacity", "a size or a percentage of memory such as 50%"),
         ("policy.compression.ratio", "a number from 1 to 100"),
         ("policy.compression.compressible", "a share such as 60% or 0.6"),
+        ("policy.compression.zswapPool", "a size or a percentage of memory such as 20%"),
     ]
 
     /// A parameter; every value is checked.
@@ -176,6 +177,12 @@ public struct SweepParameter: Sendable, Hashable {
         case "policy.compression.capacity":
             guard let amount = MemoryAmount(parsing: value) else { return }
             for index in policies.indices { policies[index].compression?.capacity = amount }
+        case "policy.compression.zswapPool":
+            // Only zswap has a cache in front of its swap file.
+            guard let amount = MemoryAmount(parsing: value) else { return }
+            for index in policies.indices where policies[index].compression?.mechanism == .zswap {
+                policies[index].compression?.zswapPool = amount
+            }
         default:
             guard let amount = MemoryAmount(parsing: value) else { return }
             let parts = name.split(separator: ".").map(String.init)

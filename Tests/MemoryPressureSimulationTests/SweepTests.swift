@@ -129,12 +129,18 @@ struct SweepTests {
         swapFile.name = "earlyoom-swap"
         swapFile.compression?.mechanism = .swap
         swapFile.compression?.ratio = 1
+        var zswap = try Policy.shipped("earlyoom-zram")
+        zswap.name = "earlyoom-zswap"
+        zswap.compression?.mechanism = .zswap
+        zswap.compression?.zswapPool = .percent(20)
+        zswap.compression?.swapInSecondsPerMiB = 0.01
         let sweep = try Sweep(
-            workload: .phone, policies: [.ios4, try Policy.shipped("jetsam-compressor"), swapFile],
+            workload: .phone, policies: [.ios4, try Policy.shipped("jetsam-compressor"), swapFile, zswap],
             parameters: [
                 try SweepParameter(parsing: "policy.compression.capacity=25%,1GiB"),
                 try SweepParameter(parsing: "policy.compression.ratio=3.5"),
                 try SweepParameter(parsing: "policy.compression.compressible=40%"),
+                try SweepParameter(parsing: "policy.compression.zswapPool=10%"),
             ], seeds: [1], baseline: nil, inputs: "")
         let (_, policies) = sweep.configuration(ofCell: 1)
         #expect(policies[0] == .ios4)
@@ -143,7 +149,13 @@ struct SweepTests {
         // A swap file takes the capacity (its size) but keeps its ratio of 1.
         let swap = try #require(policies[2].compression)
         #expect(swap.capacity == .bytes(.gibibytes(1)) && swap.ratio == 1 && policies[2].problems.isEmpty)
-        for bad in ["policy.compression.ratio=0.5", "policy.compression.compressible=1.5", "policy.compression.capacity=lots"] {
+        // Only zswap takes a cache limit; the others stay valid without one.
+        #expect(policies[3].compression?.zswapPool == .percent(10) && policies[3].problems.isEmpty)
+        #expect(policies[1].compression?.zswapPool == nil && policies[2].compression?.zswapPool == nil)
+        for bad in [
+            "policy.compression.ratio=0.5", "policy.compression.compressible=1.5", "policy.compression.capacity=lots",
+            "policy.compression.zswapPool=lots",
+        ] {
             #expect(throws: SweepError.self, "\(bad)") { try SweepParameter(parsing: bad) }
         }
     }
