@@ -137,7 +137,7 @@ extension PressureEngine {
     /// What zram or the swap file holds, uncompressed: the apps' swap entries in it (0 for XNU's
     /// compressor).
     @inline(__always)
-    var zramHeld: Int64 {
+    var poolSwapHeld: Int64 {
         guard hasCompression, compression!.model.mechanism.isSwap else { return 0 }
         return compression!.pooled
     }
@@ -145,7 +145,7 @@ extension PressureEngine {
     /// App `index`'s swap entries in zram or the swap file, uncompressed (0 for XNU's compressor):
     /// they count in `oom_badness` as `MM_SWAPENTS`.
     @inline(__always)
-    func zramBytes(of index: Int) -> Int64 {
+    func poolSwapEntries(of index: Int) -> Int64 {
         guard hasCompression, compression!.model.mechanism.isSwap, index < compression!.compressed.count else {
             return 0
         }

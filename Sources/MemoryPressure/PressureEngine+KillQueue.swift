@@ -150,7 +150,7 @@ extension PressureEngine {
     @inline(__always)
     func badnessPages(of index: Int) -> Int64 {
         return KernelOOMFormula.points(
-            resident: apps[index].footprint, swap: swapBytes(of: index) &+ zramBytes(of: index),
+            resident: apps[index].footprint, swap: swapBytes(of: index) &+ poolSwapEntries(of: index),
             pageTables: pageTableBytes(of: index),
             oomScoreAdj: Int64(effectiveOomScoreAdj(of: index, in: apps[index].state)),
             totalPages: badnessTotal / Self.pageSize, pageSize: Self.pageSize)

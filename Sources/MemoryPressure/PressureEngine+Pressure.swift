@@ -22,15 +22,15 @@ extension PressureEngine {
         !hasSwapConditions || swapFreeBytes < swapBelow[level.rawValue]
     }
 
-    /// Free swap in bytes: all the swap (``swapTotal``) minus the apps' swap entries, what zram
-    /// holds, and the swap used outside them, never negative.
+    /// Free swap in bytes: all the swap (``swapTotal``) minus the apps' swap entries, what zram (or
+    /// the policy's swap file) holds, and the swap used outside them, never negative.
     var swapFreeBytes: Int64 {
-        Swift.max(swapTotal &- appSwap &- unattributedSwap &- zramHeld, 0)
+        Swift.max(swapTotal &- appSwap &- unattributedSwap &- poolSwapHeld, 0)
     }
 
-    /// Free swap: all the swap — the device's, plus zram's size under a policy that compresses into
-    /// zram — minus the resident apps' swap entries, what zram holds, and the swap used outside
-    /// them (see ``setSwapFree(_:)``).
+    /// Free swap: all the swap — the device's, plus the size of the policy's zram or swap file —
+    /// minus the resident apps' swap entries, what that pool holds, and the swap used outside them
+    /// (see ``setSwapFree(_:)``).
     ///
     /// - Complexity: O(1)
     public var swapFree: Bytes { Bytes(swapFreeBytes) }
@@ -50,7 +50,7 @@ extension PressureEngine {
 
     /// ``setSwapFree(_:)``'s work, at once.
     func setSwapFreeNow(_ bytes: Bytes) {
-        unattributedSwap = Swift.max(swapTotal &- bytes.value &- appSwap &- zramHeld, 0)
+        unattributedSwap = Swift.max(swapTotal &- bytes.value &- appSwap &- poolSwapHeld, 0)
         updateLevelBounds()
     }
 

@@ -264,10 +264,11 @@ public final class PressureEngine {
         clearAbove = [0] + levels.map { $0?.clear.resolved(against: usable).value ?? .min }
         // In lmkd's PSI mode the kill rule's target never starts kills (its own rules do).
         killTarget = policy.psi != nil ? .min : policy.kills.target.resolved(against: usable).value &+ inclusive
-        // zram and a swap file are swap: their size adds to the device's (free swap, earlyoom's
-        // condition, oom_badness).
-        let zramSize = policy.compression.map { $0.mechanism.isSwap ? $0.capacity.resolved(against: device.memory).value : 0 } ?? 0
-        let swapTotal = device.swap.value &+ zramSize
+        // zram, a swap file and zswap's file are swap: their size adds to the device's (free swap,
+        // earlyoom's condition, oom_badness).
+        let poolSwapSize =
+            policy.compression.map { $0.mechanism.isSwap ? $0.capacity.resolved(against: device.memory).value : 0 } ?? 0
+        let swapTotal = device.swap.value &+ poolSwapSize
         self.swapTotal = swapTotal
         badnessTotal = device.memory.value &+ swapTotal
         swapBelow =
