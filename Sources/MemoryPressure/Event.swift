@@ -43,6 +43,10 @@ public struct Event: Sendable, Hashable {
         /// A frozen app that runs again was read back from storage: `bytes` (compressed), for
         /// which it waited `seconds` (its decompression follows).
         case thaw(app: AppID, bytes: Bytes, seconds: Double)
+        /// zswap's cache was full and wrote the app's least recently stored pages back to the swap
+        /// file (`shrink_worker()` in mm/zswap.c): `bytes` of its swapped memory moved from the
+        /// cache to the file and `stored` compressed bytes left memory. Nobody waits for it.
+        case writeback(app: AppID, bytes: Bytes, stored: Bytes)
         /// The engine launched an app the user had not opened, into the background, and
         /// suspended it (``Prewarm``): `bytes` is the footprint it launched with. No callback is
         /// delivered; the user's next open of it is a warm resume.

@@ -27,7 +27,9 @@ public struct MemoryCompression: Sendable, Hashable {
         /// zswap (`mm/zswap.c`, Documentation/admin-guide/mm/zswap.rst): a compressed cache in RAM
         /// in front of a swap file. Pages are compressed into the cache while it is below
         /// ``MemoryCompression/zswapPool``; a full cache sends new pages straight to the file
-        /// (`zswap_store()` rejects them), which a resume reads back at
+        /// (`zswap_store()` rejects them) and writes its least recently stored pages back to the
+        /// file until it is at ``MemoryCompression/zswapAcceptThresholdPercent`` of its limit
+        /// (`shrink_worker()`). A resume reads the file's part back at
         /// ``MemoryCompression/swapInSecondsPerMiB``.
         case zswap
 
@@ -100,6 +102,15 @@ public struct MemoryCompression: Sendable, Hashable {
     /// Seconds an app waits per MiB read back from the swap file behind zswap. Required with
     /// ``Mechanism/zswap``, refused otherwise.
     public var swapInSecondsPerMiB: Double?
+    /// zswap's `accept_threshold_percent` (0–100): once the cache has reached its limit, its
+    /// oldest pages are written back to the swap file until it takes at most this percentage of
+    /// the limit. `nil` means the kernel's default, ``defaultZswapAcceptThresholdPercent``. Only
+    /// with ``Mechanism/zswap``.
+    public var zswapAcceptThresholdPercent: Double?
+
+    /// The kernel's default `accept_threshold_percent` (mm/zswap.c, `zswap_accept_thr_percent`;
+    /// Documentation/admin-guide/mm/zswap.rst).
+    public static let defaultZswapAcceptThresholdPercent = 90.0
 
     /// XNU's compressor thrashing detection (`compute_swapout_target_age()` and
     /// `compressor_needs_to_swap()` in osfmk/vm/vm_compressor.c), on a device without swap, where
@@ -194,7 +205,8 @@ public struct MemoryCompression: Sendable, Hashable {
         startBelow: ScaledAmount, stopAt: ScaledAmount, compressSecondsPerMiB: Double,
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
         refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = [],
-        thrashing: Thrashing? = nil, zswapPool: MemoryAmount? = nil, swapInSecondsPerMiB: Double? = nil
+        thrashing: Thrashing? = nil, zswapPool: MemoryAmount? = nil, swapInSecondsPerMiB: Double? = nil,
+        zswapAcceptThresholdPercent: Double? = nil
     ) {
         self.mechanism = mechanism
         self.matches = matches
@@ -213,6 +225,7 @@ public struct MemoryCompression: Sendable, Hashable {
         self.thrashing = thrashing
         self.zswapPool = zswapPool
         self.swapInSecondsPerMiB = swapInSecondsPerMiB
+        self.zswapAcceptThresholdPercent = zswapAcceptThresholdPercent
     }
 
     /// The reason a kill for compressor space states, before the victim's band reason.
@@ -242,8 +255,13 @@ public struct MemoryCompression: Sendable, Hashable {
             } else if swapInSecondsPerMiB == nil {
                 problems.append(("compression.swapInSecondsPerMiB", "expected the seconds per MiB read back from the swap file behind zswap"))
             }
-        } else if zswapPool != nil || swapInSecondsPerMiB != nil {
-            problems.append(("compression.zswapPool", "expected \"zswapPool\" and \"swapInSecondsPerMiB\" only with mechanism zswap"))
+            if let percent = zswapAcceptThresholdPercent, !(percent >= 0 && percent <= 100) {
+                problems.append(("compression.zswapAcceptThresholdPercent", "expected 0.0...100.0 (a percentage of zswapPool), found \(percent)"))
+            }
+        } else if zswapPool != nil || swapInSecondsPerMiB != nil || zswapAcceptThresholdPercent != nil {
+            problems.append(
+                ("compression.zswapPool",
+                 "expected \"zswapPool\", \"swapInSecondsPerMiB\" and \"zswapAcceptThresholdPercent\" only with mechanism zswap"))
         }
         if !(ratio >= 1 && ratio <= 100) {
             problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))

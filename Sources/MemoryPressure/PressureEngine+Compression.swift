@@ -20,6 +20,8 @@ struct CompressionBooks {
     let shortageAbove: Int64
     /// The most memory zswap's cache takes, compressed (`.max` for another mechanism).
     let zswapLimit: Int64
+    /// What a full zswap cache is written back down to: `accept_threshold_percent` of the limit.
+    let zswapAcceptAt: Int64
     /// Uncompressed bytes in the pool.
     var pooled: Int64 = 0
     /// Each app's uncompressed bytes in the pool, by slot (grown on demand).
@@ -32,7 +34,8 @@ struct CompressionBooks {
     var onDisk: [Int64] = []
     /// Whether each app's compressed memory is frozen (written to storage, out of the pool), by slot.
     var frozen: [Bool] = []
-    /// When each app's memory last entered the pool (engine time), by slot; kept for the thrashing rule.
+    /// When each app's memory last entered the pool (engine time), by slot: the thrashing rule's
+    /// ages, and the order in which zswap writes its cache back.
     var compressedAt: [Double] = []
     /// The thrashing rule's running sample (its start is `nil` until the first compression or
     /// decompression after a reset).
@@ -68,6 +71,8 @@ struct CompressionBooks {
         self.capacity = capacity
         shortageAbove = model.shortageAt.map { Int64((Double(capacity) * $0).rounded(.down)) } ?? .max
         zswapLimit = model.mechanism == .zswap ? (model.zswapPool?.resolved(against: device.memory).value ?? 0) : .max
+        let accept = (model.zswapAcceptThresholdPercent ?? MemoryCompression.defaultZswapAcceptThresholdPercent) / 100
+        zswapAcceptAt = model.mechanism == .zswap ? Int64((Double(zswapLimit) * accept).rounded(.down)) : .max
     }
 
     /// Makes room for slot `index` in the per-slot arrays.
@@ -287,6 +292,7 @@ extension PressureEngine {
         compression!.onDisk[index] = model.mechanism == .zswap ? bytes &- cached : 0
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
+        compression!.compressedAt[index] = now
         compression!.evicted[index] = evicted
         compression!.pooled &+= bytes
         apps[index].base &-= bytes &+ evicted
@@ -301,8 +307,43 @@ extension PressureEngine {
                 app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
                 seconds: seconds))
         if model.freezer != nil { freezeIfAllowed(index) }
+        // zswap_store() found the cache at its limit: shrink_worker() writes it back.
+        if model.mechanism == .zswap && (cached < bytes || accountant.compressedPool.value >= compression!.zswapLimit) {
+            writeBackZswapCache()
+        }
         swapChanged()
         return true
+    }
+
+    /// zswap's `shrink_worker()` (mm/zswap.c), run at once: while the cache takes more than its
+    /// accept threshold, the pages stored longest ago are written back to the swap file — the
+    /// app whose memory entered the cache first gives up its cached part, the last one only as
+    /// much as brings the cache down to the threshold. The pages stay swapped (in the file now), so
+    /// free swap does not change; the cache's memory is freed. Nobody waits for it.
+    ///
+    /// - Complexity: O(apps) for each app written back.
+    private func writeBackZswapCache() {
+        while accountant.compressedPool.value > compression!.zswapAcceptAt {
+            var oldest = -1
+            for index in compression!.compressed.indices
+            where compression!.stored[index] > 0
+                && (oldest < 0 || compression!.compressedAt[index] < compression!.compressedAt[oldest])
+            {
+                oldest = index
+            }
+            guard oldest >= 0 else { return }
+            let stored = compression!.stored[oldest]
+            let cached = compression!.compressed[oldest] &- compression!.onDisk[oldest]
+            let excess = accountant.compressedPool.value &- compression!.zswapAcceptAt
+            // Keep what stays under the threshold, in proportion to the app's own ratio.
+            var keptStored = Swift.max(stored &- excess, 0)
+            let keptCached = keptStored == 0 ? 0 : Int64((Double(cached) * Double(keptStored) / Double(stored)).rounded(.down))
+            if keptCached == 0 { keptStored = 0 }
+            compression!.stored[oldest] = keptStored
+            compression!.onDisk[oldest] &+= cached &- keptCached
+            accountant.chargePool(keptStored &- stored)
+            log(.writeback(app: apps[oldest].id, bytes: Bytes(cached &- keptCached), stored: Bytes(stored &- keptStored)))
+        }
     }
 
     /// Free swap moved (zram took or gave back pages): levels with a free-swap condition

@@ -61,7 +61,6 @@ extension PressureEngine {
     /// Counts `bytes` of app `index` entering the pool, for the thrashing rule.
     func noteCompressedForThrashing(_ index: Int, bytes: Int64) {
         guard let rule = compression!.model.thrashing, bytes > 0 else { return }
-        compression!.compressedAt[index] = now
         sampleThrashing(rule)
         compression!.thrashingSample.compressed &+= bytes
     }

@@ -42,6 +42,9 @@ extension Event {
         case .thaw(let app, let bytes, let seconds):
             line += ",\"type\":\"thaw\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
             line += ",\"seconds\":" + Self.json(seconds)
+        case .writeback(let app, let bytes, let stored):
+            line += ",\"type\":\"writeback\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
+            line += ",\"stored\":\(stored.value)"
         case .prewarm(let app, let bytes):
             line += ",\"type\":\"prewarm\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
         }

@@ -179,8 +179,9 @@ final class PolicyLoader {
     }
 
     /// The `compression:` section (docs/compression.md): every key required but `ratios`,
-    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`; `zswapPool` and
-    /// `swapInSecondsPerMiB` go with (and only with) mechanism `zswap`.
+    /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`; `zswapPool`,
+    /// `swapInSecondsPerMiB` and the optional `zswapAcceptThresholdPercent` go with (and only with)
+    /// mechanism `zswap`.
     private func compression(_ object: ConfigObject) throws(InputError) -> MemoryCompression {
         guard let mechanism = try object.optionalEnum("mechanism", MemoryCompression.Mechanism.self) else {
             throw object.error("missing key \"mechanism\": expected compressor, zram, swap or zswap")
@@ -204,6 +205,8 @@ final class PolicyLoader {
         let thrashing = try object.optionalObject("thrashing").map { (rule) throws(InputError) in try self.thrashing(rule) }
         let zswapPool = object.optional("zswapPool") == nil ? nil : try object.amount("zswapPool")
         let swapIn = try object.optionalNumber("swapInSecondsPerMiB", in: 0...60, unit: "seconds")
+        let accept = try object.optionalNumber(
+            "zswapAcceptThresholdPercent", in: 0...100, unit: "(a percentage of zswapPool)")
         var ratios: [MemoryCompression.AppRatio] = []
         for (path, node) in try object.optionalList("ratios") ?? [] {
             let entry = try ConfigObject(node, file: file, path: path)
@@ -219,7 +222,7 @@ final class PolicyLoader {
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
             refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios, thrashing: thrashing,
-            zswapPool: zswapPool, swapInSecondsPerMiB: swapIn)
+            zswapPool: zswapPool, swapInSecondsPerMiB: swapIn, zswapAcceptThresholdPercent: accept)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

@@ -112,6 +112,9 @@ public enum PolicyYAML {
             }
             if let pool = model.zswapPool { out += "  zswapPool: \(pool)\n" }
             if let seconds = model.swapInSecondsPerMiB { out += "  swapInSecondsPerMiB: \(number(seconds))\n" }
+            if let percent = model.zswapAcceptThresholdPercent {
+                out += "  zswapAcceptThresholdPercent: \(number(percent))\n"
+            }
             if let rule = model.thrashing {
                 out += "  thrashing: { pageSize: \(rule.pageSize.value), sampleMinMs: \(number(rule.sampleMinMs)), "
                 out += "sampleMaxMs: \(number(rule.sampleMaxMs)), minimumPer10ms: \(number(rule.minimumPer10ms)), "

@@ -52,7 +52,7 @@ extension RealMemoryHost {
             try kill(app, freed: freed, at: time)
         case .state(let app, _, .notRunning):
             try terminate(app)
-        case .callback, .viewCallback, .state, .level, .notification, .compress, .decompress, .freeze, .thaw, .prewarm:
+        case .callback, .viewCallback, .state, .level, .notification, .compress, .decompress, .freeze, .thaw, .prewarm, .writeback:
             // A policy with compression or prewarming is refused by RealMemoryHost: nothing to mirror.
             break
         }
@@ -245,7 +245,8 @@ extension RealMemoryHost {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
             .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _, _),
-            .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _):
+            .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _),
+            .writeback(let app, _, _):
             return app
         case .level: return nil
         }

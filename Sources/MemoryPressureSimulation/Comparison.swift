@@ -182,6 +182,9 @@ public struct MetricDefinition: Sendable {
         .init(name: "apps thawed", key: "thawedApps", better: .neither, isDeterministic: true) {
             Double($0.thawedApps)
         },
+        .init(name: "MiB written back", key: "mibWrittenBack", better: .neither, isDeterministic: true) {
+            Double($0.bytesWrittenBack) / 1_048_576
+        },
         .init(name: "prewarms", key: "prewarms", better: .neither, isDeterministic: true) { Double($0.prewarms) },
         .init(name: "  opened while resident", key: "prewarmsOpened", better: .higher, isDeterministic: true) {
             Double($0.prewarmsOpened)

@@ -48,6 +48,8 @@ public struct Metrics: Sendable, Hashable {
     public var bytesFrozen: Int64 = 0
     /// Frozen apps read back when they ran again.
     public var thawedApps = 0
+    /// Swapped bytes zswap wrote back from its full cache to the swap file.
+    public var bytesWrittenBack: Int64 = 0
     /// Warm resumes that waited for decompression or refaults (a part of ``warmResumes``).
     public var decompressedResumes = 0
     /// Seconds the user waited for thawing, decompression and refaults on warm resumes (a part of ``launchWait``).
@@ -219,6 +221,8 @@ public struct MetricsCollector {
                 metrics.decompressionWait += seconds
                 metrics.launchWait += seconds
             }
+        case .writeback(_, let bytes, _):
+            metrics.bytesWrittenBack = Self.saturatingSum(metrics.bytesWrittenBack, bytes.value)
         case .prewarm(let app, let bytes):
             metrics.prewarms += 1
             metrics.bytesPrewarmed = Self.saturatingSum(metrics.bytesPrewarmed, bytes.value)

@@ -79,6 +79,8 @@ extension Event {
             return "\(app) freeze \(Self.mib(bytes))"
         case .thaw(let app, let bytes, _):
             return "\(app) thaw \(Self.mib(bytes))"
+        case .writeback(let app, let bytes, let stored):
+            return "\(app) writeback \(Self.mib(bytes)) from \(Self.mib(stored))"
         case .prewarm(let app, let bytes):
             return "\(app) prewarm \(Self.mib(bytes))"
         }

@@ -68,6 +68,7 @@ enum EventLogText {
         case .decompress: "decompress"
         case .freeze: "freeze"
         case .thaw: "thaw"
+        case .writeback: "writeback"
         case .prewarm: "prewarm"
         }
     }
@@ -76,7 +77,8 @@ enum EventLogText {
         switch event.kind {
         case .callback(let app, _, _), .viewCallback(let app, _, _), .state(let app, _, _), .purge(let app, _, _),
             .kill(let app, _, _, _, _), .notification(let app, _, _), .compress(let app, _, _, _, _),
-            .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _):
+            .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _),
+            .writeback(let app, _, _):
             app
         case .level: nil
         }
@@ -108,6 +110,8 @@ enum EventLogText {
             return "froze: wrote \(bytes.formatted) to storage in \(Event.number(seconds))s"
         case .thaw(_, let bytes, let seconds):
             return "thawed: read \(bytes.formatted) back; waited \(Event.number(seconds))s"
+        case .writeback(_, let bytes, let stored):
+            return "written back: \(bytes.formatted) moved from zswap's cache to the swap file, freeing \(stored.formatted)"
         case .prewarm(_, let bytes):
             return "prewarmed: launched in the background with \(bytes.formatted) and suspended"
         }
