@@ -56,10 +56,31 @@ struct RealReportCorpusTests {
                 let evidence = kill.evidence(source: path)
                 let ranking = try #require(try EvidenceRanking(evidence, policy: policy))
                 let victim = try #require(evidence.killed.first?.app)
-                #expect(ranking.rank(of: victim) == 1, "\(ranking.verdicts(for: evidence))")
+                #expect(ranking.rank(of: victim) == 1, "\(path): \(ranking.verdicts(for: evidence))")
             }
         }
-        #expect(kills == 2)
+        // The corpus as committed: 18 kills in 7 logs (scripts/collect-earlyoom-log.py).
+        #expect(kills == 18)
+    }
+
+    /// evidence/earlyoom/07-rounded-tie.log: the kernel's own points rank hog-1015m-adj30 higher
+    /// (oom_badness() → 72 against 71 per mille), but `/proc/PID/oom_score`, which earlyoom reads,
+    /// is `(1000 + points × 1000 / totalpages) × 2 / 3` rounded down: 714 for both, and earlyoom
+    /// breaks the tie by VmRSS. `earlyoom` models that read and ranks the real victim first;
+    /// `linux-oom`, the kernel's own choice, would have killed the other.
+    @Test("A rounded oom_score tie: earlyoom's rule names the real victim, the kernel's rule the other")
+    func roundedTie() throws {
+        let path = PackagePaths.path("evidence/earlyoom/07-rounded-tie.log")
+        let kill = try #require(
+            try EarlyoomLogParser.kills(in: try String(contentsOfFile: path, encoding: .utf8), file: path).first)
+        #expect(kill.name == "hog-1713m-adj0" && kill.badness == 714)
+        #expect(kill.candidates.filter { $0.name.hasPrefix("hog-") }.map(\.badness) == [714, 714])
+        let evidence = kill.evidence(source: path)
+        let victim = try #require(evidence.killed.first?.app)
+        let earlyoom = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("earlyoom")))
+        let kernel = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("linux-oom")))
+        #expect(earlyoom.rank(of: victim) == 1)
+        #expect(kernel.rank(of: victim) == 2)
     }
 
     @Test("A memory-cgroup report is read field by field (evidence/linux-oom/02-largest-dies.log)")
