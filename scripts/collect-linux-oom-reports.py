@@ -15,7 +15,16 @@ so that they run where that capability is withheld (as on the machine the corpus
 Needs root, a cgroup-v1 memory controller mounted read-write and a readable `dmesg`. Only the
 processes it starts are ever in the cgroups it makes, so nothing else on the machine is at risk.
 
-    sudo scripts/collect-linux-oom-reports.py [--only NAME] [--global] [--out evidence/linux-oom]
+`--swap` runs the swap scenarios only: it makes /dev/zram0 a 1 GiB swap device (zram, as
+Fedora and Android swap), gives each cgroup a `memory+swap` limit above its memory limit, and
+starts the processes that should be swapped out first, so that the kernel's reclaim (least
+recently used first) moves their pages to zram before the trigger fills memory and swap. The
+kernel counts swap entries in oom_badness() (MM_SWAPENTS): the victim need not have the largest
+rss. The swap device is taken down again afterwards. Every swap scenario keeps oom_score_adj 0:
+a memory-cgroup report does not print the machine's total swap, on which the adj term's scale
+then depends.
+
+    sudo scripts/collect-linux-oom-reports.py [--only NAME] [--global] [--swap] [--out evidence/linux-oom]
 """
 
 import argparse
@@ -139,6 +148,41 @@ def global_scenario():
             "whole machine (CONSTRAINT_NONE): %d MiB of RAM, no swap" % total)
 
 
+# name, memory limit (MiB), swap the cgroup may use beyond it (MiB), the processes in the order
+# they start (the first ones idle longest, so reclaim swaps them first), the trigger, and what
+# the scenario exercises.
+SWAP_SCENARIOS = [
+    ("swapped-idle", 256, 256, [hog("idle", anon=220), hog("active", anon=120)], hog("grower", grow=400),
+     "zram swap: the idle process, mostly swapped out, has the most rss + swap entries"),
+    ("swap-vs-resident", 200, 300, [hog("cold", anon=250), hog("hot", anon=150)], hog("grower", grow=400),
+     "zram swap: a process larger than the cgroup's memory lives mostly in swap"),
+    ("swap-graded", 256, 256, [hog("s%d" % size, anon=size) for size in (140, 120, 100, 80, 60)],
+     hog("grower", grow=600), "zram swap: five processes, the oldest swapped first"),
+]
+
+
+def random_swap_scenarios(count):
+    """Seeded swap scenarios: 3-5 residents of random size at oom_score_adj 0 (the kernel picks)."""
+    result = []
+    for seed in range(1, count + 1):
+        rng = random.Random(1000 + seed)
+        residents = [hog("w%d" % i, anon=rng.randint(20, 150)) for i in range(rng.randint(3, 5))]
+        result.append(("random-swap-%02d" % seed, 256, 256, residents, hog("grower", grow=800),
+                       "seeded zram-swap scenario %d: random sizes" % seed))
+    return result
+
+
+def zram_swap(on):
+    """Makes /dev/zram0 a 1 GiB swap device, or takes it down and resets it."""
+    if on:
+        with open("/sys/block/zram0/disksize", "w") as f: f.write(str(1024 * MIB))
+        subprocess.run(["mkswap", "/dev/zram0"], check=True, capture_output=True)
+        subprocess.run(["swapon", "/dev/zram0"], check=True)
+    else:
+        subprocess.run(["swapoff", "/dev/zram0"], capture_output=True)
+        with open("/sys/block/zram0/reset", "w") as f: f.write("1")
+
+
 def kmsg(text):
     with open("/dev/kmsg", "w") as f:
         f.write(text + "\n")
@@ -148,13 +192,16 @@ def dmesg_lines():
     return subprocess.run(["dmesg"], capture_output=True, text=True, check=True).stdout.splitlines()
 
 
-def run_scenario(name, limit, residents, trigger, cgroup):
+def run_scenario(name, limit, residents, trigger, cgroup, swap=None):
     if limit is None:
         cgroup = None
     else:
         os.mkdir(cgroup)
         with open(cgroup + "/memory.limit_in_bytes", "w") as f:
             f.write(str(limit * MIB))
+        if swap is not None:
+            with open(cgroup + "/memory.memsw.limit_in_bytes", "w") as f:
+                f.write(str((limit + swap) * MIB))
     children = []
     try:
         for spec in residents:
@@ -189,41 +236,59 @@ def main():
     parser.add_argument(
         "--global", dest="whole", action="store_true",
         help="also run the whole-machine OOM last (fills RAM for a few seconds; run it on an idle machine)")
+    parser.add_argument(
+        "--swap", action="store_true",
+        help="run the swap scenarios only, over a 1 GiB zram swap device made for them (/dev/zram0)")
     args = parser.parse_args()
     if os.geteuid() != 0 or not os.access(CGROUP_ROOT, os.W_OK):
         sys.exit("collect-linux-oom-reports: needs root and a writable %s (cgroup v1 memory controller)" % CGROUP_ROOT)
     os.makedirs(args.out, exist_ok=True)
     release = os.uname().release
-    scenarios = SCENARIOS + random_scenarios(args.random) + ([global_scenario()] if args.whole else [])
+    # Numbers follow the list whatever runs, so that a file keeps its number: the fixed and random
+    # scenarios, the whole-machine one, then the swap ones.
+    plain = [(n, l, None, r, t, a) for n, l, r, t, a in SCENARIOS + random_scenarios(args.random) + [global_scenario()]]
+    scenarios = plain + SWAP_SCENARIOS + random_swap_scenarios(6)
     index_path = os.path.join(args.out, "INDEX.tsv")
     index = []
-    for number, (name, limit, residents, trigger, about) in enumerate(scenarios, start=1):
-        if args.only and name != args.only:
-            continue
-        marker = "mp-oom-corpus %d %s" % (os.getpid(), name)
-        kmsg(marker + " begin")
-        run_scenario(name, limit, residents, trigger, "%s/mp-oom-%s" % (CGROUP_ROOT, name))
-        kmsg(marker + " end")
-        lines = dmesg_lines()
-        begin = max(i for i, line in enumerate(lines) if line.endswith(marker + " begin"))
-        end = max(i for i, line in enumerate(lines) if line.endswith(marker + " end"))
-        report = lines[begin + 1:end]
-        kills = sum(1 for line in report if "Killed process" in line)
-        file = "%02d-%s.log" % (number, name)
-        if kills == 0:
-            # Reclaim kept the cgroup under its limit (clean file pages, say): no report to keep.
-            print("%-28s no OOM kill: not kept" % file, flush=True)
-            continue
-        with open(os.path.join(args.out, file), "w") as f:
-            f.write("\n".join(report) + "\n")
-        index.append("\t".join([file, name, release, str(limit or "-"), str(kills), about]))
-        print("%-28s %d kill(s), %d lines" % (file, kills, len(report)), flush=True)
+    if args.swap:
+        zram_swap(True)
+    try:
+        for number, (name, limit, swap, residents, trigger, about) in enumerate(scenarios, start=1):
+            if (args.only and name != args.only) or (swap is not None) != args.swap or (name == "global" and not args.whole):
+                continue
+            collect(args, number, name, limit, swap, residents, trigger, about, release, index)
+    finally:
+        if args.swap:
+            zram_swap(False)
     rows = {}
-    if args.only and os.path.exists(index_path):
+    if os.path.exists(index_path):
         rows = {line.split("\t")[0]: line for line in open(index_path).read().splitlines()[1:]}
     rows.update({line.split("\t")[0]: line for line in index})
     with open(index_path, "w") as f:
         f.write("file\tscenario\tkernel\tlimit_mib\tkills\tabout\n" + "\n".join(rows[k] for k in sorted(rows)) + "\n")
+
+
+def collect(args, number, name, limit, swap, residents, trigger, about, release, index):
+    """Runs one scenario and keeps the kernel's report, if it made one."""
+    marker = "mp-oom-corpus %d %s" % (os.getpid(), name)
+    kmsg(marker + " begin")
+    run_scenario(name, limit, residents, trigger, "%s/mp-oom-%s" % (CGROUP_ROOT, name), swap)
+    kmsg(marker + " end")
+    lines = dmesg_lines()
+    begin = max(i for i, line in enumerate(lines) if line.endswith(marker + " begin"))
+    end = max(i for i, line in enumerate(lines) if line.endswith(marker + " end"))
+    report = lines[begin + 1:end]
+    kills = sum(1 for line in report if "Killed process" in line)
+    file = "%02d-%s.log" % (number, name)
+    if kills == 0:
+        # Reclaim kept the cgroup under its limit (clean file pages, say): no report to keep.
+        print("%-28s no OOM kill: not kept" % file, flush=True)
+        return
+    with open(os.path.join(args.out, file), "w") as f:
+        f.write("\n".join(report) + "\n")
+    limits = str(limit or "-") if swap is None else "%d+%d swap" % (limit, swap)
+    index.append("\t".join([file, name, release, limits, str(kills), about]))
+    print("%-28s %d kill(s), %d lines" % (file, kills, len(report)), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,14 @@ struct RealReportCorpusTests {
         let policy = try Policy.shipped("linux-oom")
         var reports = 0
         var global = 0
+        var swapped = 0
         for path in try corpus("linux-oom") {
             let parsed = try KernelOOMReportParser.reports(in: try String(contentsOfFile: path, encoding: .utf8), file: path)
             #expect(!parsed.isEmpty, "\(path): no report read")
             for report in parsed {
                 reports += 1
                 if report.constraint == KernelOOMReport.Constraint.none { global += 1 }
+                if report.tasks.contains(where: { ($0.swapEntries ?? 0) > 0 }) { swapped += 1 }
                 #expect(report.columns.contains("pgtables_bytes"), "\(path): layout \(report.columns)")
                 #expect(report.derivedPageSize == 4096, "\(path) line \(report.firstLine): page size not shown")
                 let evidence = report.evidence(source: path)
@@ -39,9 +41,11 @@ struct RealReportCorpusTests {
                     "\(path) line \(report.firstLine): \(ranking.verdicts(for: evidence).joined(separator: "; "))")
             }
         }
-        // The corpus as committed: 39 kills in 28 logs, one of them a whole-machine OOM.
-        #expect(reports == 39)
+        // The corpus as committed: 56 kills in 37 logs, one of them a whole-machine OOM, 17 of them
+        // over zram swap with swapped-out tasks in the table.
+        #expect(reports == 56)
         #expect(global == 1)
+        #expect(swapped == 17)
     }
 
     @Test("earlyoom ranks earlyoom's victim first in every kill of its log")
@@ -81,6 +85,27 @@ struct RealReportCorpusTests {
         let kernel = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("linux-oom")))
         #expect(earlyoom.rank(of: victim) == 1)
         #expect(kernel.rank(of: victim) == 2)
+    }
+
+    /// evidence/linux-oom/29-swapped-idle.log, over zram swap: `idle` (14 MiB resident, 220 MiB in
+    /// swap) has the least rss of the three tasks and the most rss + swap entries; the kernel,
+    /// which counts `MM_SWAPENTS` in oom_badness() (mm/oom_kill.c), killed it. `linux-oom` counts
+    /// them and names it first; a rule that weighs resident memory alone (`ios4`) names `grower`.
+    @Test("Over zram swap the kernel kills by rss + swap entries: linux-oom names the swapped-out victim first")
+    func swappedVictim() throws {
+        let path = PackagePaths.path("evidence/linux-oom/29-swapped-idle.log")
+        let report = try #require(
+            try KernelOOMReportParser.reports(in: try String(contentsOfFile: path, encoding: .utf8), file: path).first)
+        let victim = try #require(report.victimTask)
+        #expect(victim.name == "idle")
+        #expect(report.tasks.map(\.residentPages).max() != victim.residentPages)
+        #expect((victim.swapEntries ?? 0) > victim.residentPages * 10)
+        let evidence = report.evidence(source: path)
+        let killed = try #require(evidence.killed.first?.app)
+        let kernel = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("linux-oom")))
+        let largest = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("ios4")))
+        #expect(kernel.rank(of: killed) == 1)
+        #expect(largest.rank(of: killed) != 1)
     }
 
     @Test("A memory-cgroup report is read field by field (evidence/linux-oom/02-largest-dies.log)")
