@@ -27,10 +27,14 @@ added it, which set the SIGTERM line 1500 MiB above available memory in place of
   07-rounded-tie      1015 MiB adj 30 and 1713 MiB adj 0: the kernel's own points rank the first
                       higher, /proc/PID/oom_score (x 2/3, rounded down) ties them, and VmRSS
                       picks the second
+  08-prefer-avoid     --prefer and --avoid (+300 and -300 to a process's badness): the
+                      smallest hog preferred, the largest avoided. The log does not show the
+                      patterns; 08-prefer-avoid.policy.yaml beside it is earlyoom's policy with
+                      them as `preferences`
 
 Needs earlyoom on the PATH and about 5 GiB of free memory. Positive adj values only: negative
 ones need CAP_SYS_RESOURCE. Usage:
-  scripts/collect-earlyoom-log.py [--out evidence/earlyoom] [SCENARIO ...]   (default: 02 to 07)
+  scripts/collect-earlyoom-log.py [--out evidence/earlyoom] [SCENARIO ...]   (default: 02 to 08)
 """
 import argparse, os, subprocess, sys, time
 
@@ -45,7 +49,8 @@ print("ready", flush=True)
 time.sleep(600)
 """
 
-# name: (hogs as (process name, MiB, oom_score_adj) in the order they start, processes earlyoom kills)
+# name: (hogs as (process name, MiB, oom_score_adj) in the order they start, processes earlyoom
+# kills[, earlyoom's own options])
 SCENARIOS = {
     "01-three-hogs": ([("hog-3g-adj0", 3000, 0), ("hog-2g-adj300", 2000, 300), ("hog-1g-adj500", 1000, 500)], 2),
     "02-equal-adj": ([("hog-400m", 400, 0), ("hog-800m", 800, 0), ("hog-1200m", 1200, 0), ("hog-1600m", 1600, 0)], 3),
@@ -55,10 +60,16 @@ SCENARIOS = {
                    ("hog-400m-adj300", 400, 300), ("hog-300m-adj400", 300, 400), ("hog-200m-adj600", 200, 600)], 4),
     "06-equal-scores": ([("hog-%dm" % size, size, 0) for size in range(300, 308)], 4),
     "07-rounded-tie": ([("hog-1015m-adj30", 1015, 30), ("hog-1713m-adj0", 1713, 0)], 1),
+    # The avoided hog's badness (about 421) falls below every other process's (666): it starts
+    # first, and two kills leave hog-400m ahead of anything that is not a hog.
+    "08-prefer-avoid": ([("hog-2000m-avoid", 2000, 0), ("hog-400m", 400, 0), ("hog-1500m", 1500, 0),
+                         ("hog-700m-prefer", 700, 0)], 2,
+                        ["--prefer", "^hog-700m-prefer$", "--avoid", "^hog-2000m-avoid$"]),
 }
 
 def run(name, out):
-    hogs, kills = SCENARIOS[name]
+    hogs, kills = SCENARIOS[name][:2]
+    options = SCENARIOS[name][2] if len(SCENARIOS[name]) > 2 else []
     assert kills < len(hogs), "every victim must be a hog"
     children, lines = [], []
     try:
@@ -68,7 +79,7 @@ def run(name, out):
             children.append(child)
             assert child.stdout.readline().strip() == "ready"
         # timeout: earlyoom never outlives the scenario, whatever happens to this script.
-        command = ["earlyoom", "-d", "-r", "0", "-m", "99,0", "-s", "100"]
+        command = ["earlyoom", "-d", "-r", "0", "-m", "99,0", "-s", "100"] + options
         log = subprocess.Popen(["timeout", "120"] + command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         exited = 0
         for line in log.stdout:

@@ -32,6 +32,9 @@ public struct EarlyoomKill: Sendable, Hashable {
     public var availableMiB: Int64?
     /// The 1-based line of the kill line.
     public var line: Int
+    /// The regular expressions earlyoom was started with (`--prefer`, `--avoid`), as its start-up
+    /// lines state them; `nil` without such a line (none given, or the log's start cut off).
+    public var preferPattern: String? = nil, avoidPattern: String? = nil
 }
 
 /// Reads earlyoom's log (its standard error, or the journal of `earlyoom.service`) a line at a
@@ -48,6 +51,7 @@ public struct EarlyoomLogParser {
     private var candidates: [EarlyoomKill.Candidate] = []
     private var listClosed = false
     private var memoryTotal: Int64?, swapTotal: Int64?, available: Int64?
+    private var preferPattern: String?, avoidPattern: String?
 
     /// A parser for the input named `file`.
     ///
@@ -92,7 +96,13 @@ public struct EarlyoomLogParser {
             return nil
         }
         if message.hasPrefix("selecting victim took") { listClosed = true }
-        if message.hasPrefix("mem total:") {
+        // main.c: "Preferring to kill process names that match regex '%s'" and "Will avoid
+        // killing process names that match regex '%s'".
+        if message.hasPrefix("Preferring to kill process names that match regex '") {
+            preferPattern = Self.quoted(message)
+        } else if message.hasPrefix("Will avoid killing process names that match regex '") {
+            avoidPattern = Self.quoted(message)
+        } else if message.hasPrefix("mem total:") {
             let numbers = Self.numbers(message)
             memoryTotal = numbers.first
             swapTotal = numbers.count > 1 ? numbers[1] : nil
@@ -117,7 +127,16 @@ public struct EarlyoomLogParser {
             signal: String(words[1]), pid: pid, uid: words.count > 6 ? Int(words[6]) ?? -1 : -1, name: name,
             badness: numbers.first.map { Int(clamping: $0) } ?? 0, residentMiB: numbers.count > 1 ? numbers[1] : 0,
             candidates: listClosed || !candidates.isEmpty ? candidates : [], memoryTotalMiB: memoryTotal,
-            swapTotalMiB: swapTotal, availableMiB: available, line: lineNumber)
+            swapTotalMiB: swapTotal, availableMiB: available, line: lineNumber, preferPattern: preferPattern,
+            avoidPattern: avoidPattern)
+    }
+
+    /// The text between the first and the last `'` of `message`.
+    private static func quoted(_ message: Substring) -> String? {
+        guard let open = message.firstIndex(of: "'"), let close = message.lastIndex(of: "'"), open < close else {
+            return nil
+        }
+        return String(message[message.index(after: open)..<close])
     }
 
     /// `pid  7370: badness 750 vm_rss 3085872 uid    0 oom_score_adj    0 "hog-3g-adj0" <--- new victim`.
@@ -195,7 +214,21 @@ extension EarlyoomKill {
         if candidates.isEmpty { missing.append("the process list (earlyoom prints it with -d only): nothing to rank") }
         if memoryTotalMiB == nil { missing.append("mem total (the log's start is cut off)") }
         missing.append("each process's swap and page tables (earlyoom's badness, the kernel's oom_score, counts them)")
-        missing.append("earlyoom's --prefer and --avoid patterns (they are not logged)")
+        if memoryTotalMiB == nil {
+            missing.append("earlyoom's --prefer and --avoid patterns (its start-up lines, which state them, are cut off)")
+        }
+        // kill.c: OOM_SCORE_PREFER and OOM_SCORE_AVOID.
+        for (pattern, score, option) in [(preferPattern, 300, "--prefer"), (avoidPattern, -300, "--avoid")] {
+            guard let pattern else { continue }
+            do throws(NamePattern.SyntaxError) {
+                _ = try NamePattern(pattern)
+                evidence.preferences.append(NamePreference(pattern: pattern, score: score))
+                evidence.notes.append(
+                    "earlyoom ran with \(option) '\(pattern)' (\(score > 0 ? "+" : "")\(score) to the badness of the processes it matches): added to each policy's name preferences")
+            } catch {
+                missing.append("the processes earlyoom's \(option) '\(pattern)' matches: \(error)")
+            }
+        }
         evidence.missing = missing
         evidence.killerScores = scores
         evidence.killerScoreName = "earlyoom's badness"

@@ -11,13 +11,18 @@ public struct EvidenceRanking: Sendable {
     /// The rebuilt machine's free memory and level under the policy.
     public var free: Bytes, level: PressureLevel
 
-    /// Ranks the snapshot of `evidence` under `policy`, or returns `nil` when the report holds
-    /// no process list.
+    /// Ranks the snapshot of `evidence` under `policy` (with the killer's own
+    /// ``ReportEvidence/preferences`` added to the policy's, unless it has them already), or returns `nil` when the report
+    /// holds no process list.
     ///
     /// - Throws: `EngineError` if the engine refuses the rebuilt snapshot (a size past its limits).
     /// - Complexity: O(n log n) for n processes.
     public init?(_ evidence: ReportEvidence, policy: Policy) throws(EngineError) {
         guard let snapshot = evidence.snapshot else { return nil }
+        var policy = policy
+        // A policy that already states the killer's preference (a policy file written for this
+        // machine) does not get it twice.
+        policy.preferences += evidence.preferences.filter { !policy.preferences.contains($0) }
         let engine = try PressureEngine(snapshot: snapshot, policy: policy)
         self.policy = policy.name
         order = engine.killOrder(limit: Int.max)

@@ -63,8 +63,44 @@ struct RealReportCorpusTests {
                 #expect(ranking.rank(of: victim) == 1, "\(path): \(ranking.verdicts(for: evidence))")
             }
         }
-        // The corpus as committed: 18 kills in 7 logs (scripts/collect-earlyoom-log.py).
-        #expect(kills == 18)
+        // The corpus as committed: 20 kills in 8 logs (scripts/collect-earlyoom-log.py).
+        #expect(kills == 20)
+    }
+
+    /// evidence/earlyoom/08-prefer-avoid.log: earlyoom was started with `--prefer` and `--avoid`,
+    /// which its start-up lines state (main.c). The reader takes them as the killer's own name
+    /// preferences (kill.c: +300 and −300), every policy ranks with them, and earlyoom's rule then
+    /// names the preferred 713 MiB process before the 1.5 GiB one, as earlyoom did.
+    @Test("earlyoom's --prefer and --avoid are read from its start-up lines and ranked with")
+    func preferAndAvoid() throws {
+        let path = PackagePaths.path("evidence/earlyoom/08-prefer-avoid.log")
+        let kill = try #require(
+            try EarlyoomLogParser.kills(in: try String(contentsOfFile: path, encoding: .utf8), file: path).first)
+        #expect(kill.preferPattern == "^hog-700m-prefer$" && kill.avoidPattern == "^hog-2000m-avoid$")
+        let evidence = kill.evidence(source: path)
+        #expect(evidence.preferences == [
+            NamePreference(pattern: "^hog-700m-prefer$", score: 300), NamePreference(pattern: "^hog-2000m-avoid$", score: -300),
+        ])
+        #expect(!evidence.missing.contains { $0.contains("--prefer") })
+        let victim = try #require(evidence.killed.first?.app)
+        #expect(victim.rawValue.hasPrefix("hog-700m-prefer["))
+        var policy = try Policy.shipped("earlyoom")
+        #expect(try EvidenceRanking(evidence, policy: policy)?.rank(of: victim) == 1)
+        // A policy that states the same preference does not count it twice: the order is the same.
+        policy.preferences = evidence.preferences
+        #expect(try EvidenceRanking(evidence, policy: policy)?.order.map(\.app) == EvidenceRanking(
+            evidence, policy: try Policy.shipped("earlyoom"))?.order.map(\.app))
+        // Without the start-up lines the reader says what it cannot know; a pattern it cannot
+        // read is named, not guessed.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let cut = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(6).joined(separator: "\n")
+        let headless = try #require(try EarlyoomLogParser.kills(in: cut, file: "cut.log").first)
+        #expect(headless.preferPattern == nil && headless.evidence(source: "cut.log").preferences.isEmpty)
+        #expect(headless.evidence(source: "cut.log").missing.contains { $0.contains("--prefer and --avoid") })
+        let unreadable = text.replacingOccurrences(of: "regex '^hog-700m-prefer$'", with: "regex 'hog(-700m'")
+        let odd = try #require(try EarlyoomLogParser.kills(in: unreadable, file: "odd.log").first)
+        #expect(odd.evidence(source: "odd.log").missing.contains { $0.contains("--prefer 'hog(-700m'") })
+        #expect(odd.evidence(source: "odd.log").preferences == [NamePreference(pattern: "^hog-2000m-avoid$", score: -300)])
     }
 
     /// evidence/earlyoom/07-rounded-tie.log: the kernel's own points rank hog-1015m-adj30 higher
