@@ -20,7 +20,11 @@ final class CompressionCostBenchmark {
     static var metrics: [BenchmarkMetric] { [.wallClock, .throughput, nanosecondsPerAction] }
 
     /// The policies measured, each kill-only policy before the ones that reclaim.
-    static let policies = ["jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi"]
+    static let policies = [
+        "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi",
+        // earlyoom and its swap variants (earlyoom-swap and earlyoom-zswap are in Examples/policies).
+        "earlyoom", "earlyoom-zram", "earlyoom-swap", "earlyoom-zswap",
+    ]
 
     /// The learning policies measured (issue 26), after ios4, whose lifecycle they share;
     /// predictive-prewarm is the measured variant in Examples/policies (a prewarm decision per open).
