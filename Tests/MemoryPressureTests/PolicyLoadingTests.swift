@@ -68,6 +68,28 @@ struct ShippedPolicyTests {
         #expect(try Policy(yaml: text, file: path) == (try Policy.shipped(name)))
     }
 
+    /// The measured variants in Examples/policies (not shipped): each loads under its file's name,
+    /// says what it is and where its sources are (in its own comments or the file it varies), is
+    /// accepted by the engine, and what `policy show` writes reads back to the same text.
+    @Test(
+        "every example policy in Examples/policies loads, cites its sources and is written back the same",
+        arguments: try FileManager.default.contentsOfDirectory(atPath: PackagePaths.path("Examples/policies"))
+            .filter { $0.hasSuffix(".yaml") }.sorted())
+    func examplePolicy(file: String) throws {
+        let path = PackagePaths.path("Examples/policies/\(file)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let policy = try Policy(yaml: text, file: path)
+        #expect(policy.name + ".yaml" == file)
+        let comments = text.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(comments.count >= 4 && text.contains("a measured variant"))
+        #expect(text.contains("Sources:") || text.contains("docs/") || text.contains("policies/"))
+        #expect(try PressureEngine(device: .iPhone4, policy: policy)._invariantViolation() == nil)
+        // `policy show` spells out defaults (every level's warning audience, a band's killableFrom),
+        // so what it writes reads back to a policy it writes the same way.
+        let shown = PolicyYAML.render(policy)
+        #expect(PolicyYAML.render(try Policy(yaml: shown, file: "shown.yaml")) == shown)
+    }
+
     @Test("each shipped file cites where its numbers come from in comments", arguments: Policy.shippedNames)
     func citesSources(name: String) throws {
         let source = try #require(Policy.shippedSource(name))
