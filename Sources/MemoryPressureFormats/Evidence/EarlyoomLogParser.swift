@@ -223,8 +223,10 @@ extension EarlyoomKill {
             do throws(NamePattern.SyntaxError) {
                 _ = try NamePattern(pattern)
                 evidence.preferences.append(NamePreference(pattern: pattern, score: score))
+                let signed = score > 0 ? "+\(score)" : "\(score)"
                 evidence.notes.append(
-                    "earlyoom ran with \(option) '\(pattern)' (\(score > 0 ? "+" : "")\(score) to the badness of the processes it matches): added to each policy's name preferences")
+                    "earlyoom ran with \(option) '\(pattern)' (\(signed) to the badness of the processes it matches): "
+                        + "added to each policy's name preferences")
             } catch {
                 missing.append("the processes earlyoom's \(option) '\(pattern)' matches: \(error)")
             }

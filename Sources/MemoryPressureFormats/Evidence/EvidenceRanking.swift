@@ -12,8 +12,8 @@ public struct EvidenceRanking: Sendable {
     public var free: Bytes, level: PressureLevel
 
     /// Ranks the snapshot of `evidence` under `policy` (with the killer's own
-    /// ``ReportEvidence/preferences`` added to the policy's, unless it has them already), or returns `nil` when the report
-    /// holds no process list.
+    /// ``ReportEvidence/preferences`` added to the policy's, unless it has them already), or
+    /// returns `nil` when the report holds no process list.
     ///
     /// - Throws: `EngineError` if the engine refuses the rebuilt snapshot (a size past its limits).
     /// - Complexity: O(n log n) for n processes.
