@@ -9,8 +9,9 @@ struct ViewRecord: Sendable {
 }
 
 /// What the engine reads on every footprint change and state change of an app, in one small
-/// flat record (96 bytes), so the hot paths touch two cache lines at most. Everything else about
-/// an app lives in ``AppExtras``, and only for apps that have it.
+/// flat record (104 bytes); what a footprint change reads is its first 52 bytes, two cache lines
+/// at most. Everything else about an app lives in ``AppExtras``, and only for apps that have it.
+/// The engine keeps the records in an ``AppTable``.
 struct AppRecord {
     // The fields a footprint change reads come first, so they share a cache line.
 

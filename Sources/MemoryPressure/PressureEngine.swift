@@ -41,7 +41,7 @@ public final class PressureEngine {
 
     /// Every app ever launched or added, by index (the hot part of each record).
     @exclusivity(unchecked)
-    var apps: [AppRecord] = []
+    var apps = AppTable()
     /// The cold part of the records, for the apps that have any (see ``AppExtras``).
     @exclusivity(unchecked)
     var extras: [Int32: AppExtras] = [:]
