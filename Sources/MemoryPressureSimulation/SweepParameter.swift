@@ -55,6 +55,7 @@ public struct SweepParameter: Sendable, Hashable {
         ("policy.compression.ratio", "a number from 1 to 100"),
         ("policy.compression.compressible", "a share such as 60% or 0.6"),
         ("policy.compression.zswapPool", "a size or a percentage of memory such as 20%"),
+        ("policy.compression.zswapAcceptThresholdPercent", "a number from 0 to 100"),
     ]
 
     /// A parameter; every value is checked.
@@ -122,6 +123,9 @@ public struct SweepParameter: Sendable, Hashable {
         case "policy.compression.ratio":
             guard let value = Double(text), (1...100).contains(value) else { return nil }
             return value
+        case "policy.compression.zswapAcceptThresholdPercent":
+            guard let value = Double(text), (0...100).contains(value) else { return nil }
+            return value
         case _ where name.hasPrefix("policy."):
             guard let amount = MemoryAmount(parsing: text) else { return nil }
             switch amount {
@@ -182,6 +186,10 @@ public struct SweepParameter: Sendable, Hashable {
             guard let amount = MemoryAmount(parsing: value) else { return }
             for index in policies.indices where policies[index].compression?.mechanism == .zswap {
                 policies[index].compression?.zswapPool = amount
+            }
+        case "policy.compression.zswapAcceptThresholdPercent":
+            for index in policies.indices where policies[index].compression?.mechanism == .zswap {
+                policies[index].compression?.zswapAcceptThresholdPercent = number
             }
         default:
             guard let amount = MemoryAmount(parsing: value) else { return }

@@ -141,6 +141,7 @@ struct SweepTests {
                 try SweepParameter(parsing: "policy.compression.ratio=3.5"),
                 try SweepParameter(parsing: "policy.compression.compressible=40%"),
                 try SweepParameter(parsing: "policy.compression.zswapPool=10%"),
+                try SweepParameter(parsing: "policy.compression.zswapAcceptThresholdPercent=75"),
             ], seeds: [1], baseline: nil, inputs: "")
         let (_, policies) = sweep.configuration(ofCell: 1)
         #expect(policies[0] == .ios4)
@@ -152,9 +153,11 @@ struct SweepTests {
         // Only zswap takes a cache limit; the others stay valid without one.
         #expect(policies[3].compression?.zswapPool == .percent(10) && policies[3].problems.isEmpty)
         #expect(policies[1].compression?.zswapPool == nil && policies[2].compression?.zswapPool == nil)
+        #expect(policies[3].compression?.zswapAcceptThresholdPercent == 75)
+        #expect(policies[1].compression?.zswapAcceptThresholdPercent == nil && policies[1].problems.isEmpty)
         for bad in [
             "policy.compression.ratio=0.5", "policy.compression.compressible=1.5", "policy.compression.capacity=lots",
-            "policy.compression.zswapPool=lots",
+            "policy.compression.zswapPool=lots", "policy.compression.zswapAcceptThresholdPercent=101",
         ] {
             #expect(throws: SweepError.self, "\(bad)") { try SweepParameter(parsing: bad) }
         }
