@@ -57,7 +57,7 @@ public struct ReportEvidence: Sendable {
     public var killerScoreName: String
     /// Name preferences the real killer was configured with, as the report states them
     /// (earlyoom's `--prefer` and `--avoid`): every policy ranks the snapshot with them added to
-    /// its own ``Policy/preferences``.
+    /// its own `Policy.preferences`.
     public var preferences: [NamePreference] = []
 
     /// Evidence with the given parts; ``excluded``, ``missing``, ``notes`` and ``killerScores`` start empty.
