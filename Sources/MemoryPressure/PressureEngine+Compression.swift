@@ -188,7 +188,7 @@ extension PressureEngine {
             state.isResident && !state.isExecuting && compression!.compressibleStates[index] & state.compressionBit != 0
             && !isReclaimed(index) && reclaimableBytes(of: index) >= CompressionBooks.page
         if wanted && compression!.handles[index] == nil {
-            let handle = compression!.queue.insert(-apps[index].lastFrontmost)
+            let handle = compression!.queue.insert(-apps[cold: index].lastFrontmost)
             let known = compression!.appByQueueSlot.count
             if handle.index >= known {
                 compression!.appByQueueSlot.append(contentsOf: repeatElement(-1, count: handle.index + 1 - known))
@@ -304,7 +304,7 @@ extension PressureEngine {
         lastReclaimSeconds += seconds
         log(
             .compress(
-                app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
+                app: apps[cold: index].id, bytes: Bytes(bytes), stored: Bytes(stored), evicted: Bytes(evicted),
                 seconds: seconds))
         if model.freezer != nil { freezeIfAllowed(index) }
         // zswap_store() found the cache at its limit: shrink_worker() writes it back.
@@ -342,7 +342,7 @@ extension PressureEngine {
             compression!.stored[oldest] = keptStored
             compression!.onDisk[oldest] &+= cached &- keptCached
             accountant.chargePool(keptStored &- stored)
-            log(.writeback(app: apps[oldest].id, bytes: Bytes(cached &- keptCached), stored: Bytes(stored &- keptStored)))
+            log(.writeback(app: apps[cold: oldest].id, bytes: Bytes(cached &- keptCached), stored: Bytes(stored &- keptStored)))
         }
     }
 
@@ -374,7 +374,7 @@ extension PressureEngine {
         compression!.pooled &-= compression!.compressed[index]
         accountant.chargePool(-stored)
         let seconds = Double(stored) / 1_048_576 * freezer.writeSecondsPerMiB
-        log(.freeze(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
+        log(.freeze(app: apps[cold: index].id, bytes: Bytes(stored), seconds: seconds))
     }
 
     /// The compression ratio of app `index` in its current state: the first matching entry of
@@ -401,7 +401,7 @@ extension PressureEngine {
             // Read back from storage first: it waits for the read, then for the decompression.
             let seconds = Double(stored) / 1_048_576 * freezer.thawSecondsPerMiB
             noteRefault(bytes: 0, waited: seconds)
-            log(.thaw(app: apps[index].id, bytes: Bytes(stored), seconds: seconds))
+            log(.thaw(app: apps[cold: index].id, bytes: Bytes(stored), seconds: seconds))
         }
         noteDecompressedForThrashing(index, bytes: bytes)
         dropFromPool(index)
@@ -415,7 +415,7 @@ extension PressureEngine {
         noteRefault(bytes: refaulted, waited: seconds)
         log(
             .decompress(
-                app: apps[index].id, bytes: Bytes(bytes), stored: Bytes(stored), refaulted: Bytes(refaulted),
+                app: apps[cold: index].id, bytes: Bytes(bytes), stored: Bytes(stored), refaulted: Bytes(refaulted),
                 seconds: seconds))
     }
 
@@ -453,26 +453,27 @@ extension PressureEngine {
         for index in books.compressed.indices {
             if books.frozen[index] {
                 frozen += 1
-                if books.compressed[index] == 0 { return "\(apps[index].id) is frozen with nothing compressed" }
+                if books.compressed[index] == 0 { return "\(apps[cold: index].id) is frozen with nothing compressed" }
             } else {
                 pooled += books.compressed[index]
                 stored += books.stored[index]
             }
             if apps[index].state == .suspended { suspended += 1 }
             let app = apps[index]
+            let id = apps[cold: index].id
             if books.compressed[index] > 0 || books.evicted[index] > 0 {
                 if !app.state.isResident || app.state.isExecuting {
-                    return "\(app.id) is \(app.state.rawValue) but holds compressed memory or dropped files"
+                    return "\(id) is \(app.state.rawValue) but holds compressed memory or dropped files"
                 }
-                if books.handles[index] != nil { return "\(app.id) is compressed but still queued for reclaim" }
+                if books.handles[index] != nil { return "\(id) is compressed but still queued for reclaim" }
             } else if books.stored[index] != 0 {
-                return "\(app.id) has a compressed size but nothing compressed"
+                return "\(id) has a compressed size but nothing compressed"
             }
             if books.onDisk[index] < 0 || books.onDisk[index] > books.compressed[index] {
-                return "\(app.id) has \(books.onDisk[index]) bytes in the swap file of \(books.compressed[index]) swapped"
+                return "\(id) has \(books.onDisk[index]) bytes in the swap file of \(books.compressed[index]) swapped"
             }
             if let handle = books.handles[index], !books.queue.contains(handle) {
-                return "\(app.id) has a stale reclaim handle"
+                return "\(id) has a stale reclaim handle"
             }
             let wanted =
                 app.state.isResident && !app.state.isExecuting
@@ -480,7 +481,7 @@ extension PressureEngine {
                 && books.compressed[index] == 0 && books.evicted[index] == 0
                 && reclaimableBytes(of: index) >= CompressionBooks.page
             if wanted != (books.handles[index] != nil) {
-                return "\(app.id) is \(wanted ? "not " : "")queued for reclaim, against its state and memory"
+                return "\(id) is \(wanted ? "not " : "")queued for reclaim, against its state and memory"
             }
         }
         if pooled != books.pooled { return "pool total \(books.pooled) != sum of the apps' shares \(pooled)" }

@@ -26,7 +26,7 @@ extension PressureEngine {
     ///
     /// - Complexity: O(1)
     public func id(of reference: AppReference) -> AppID? {
-        isCurrent(reference) ? apps[reference.index].id : nil
+        isCurrent(reference) ? apps[cold: reference.index].id : nil
     }
 
     /// Whether `reference` still refers to the app it was made for.
@@ -58,7 +58,7 @@ extension PressureEngine {
         guard isCurrent(reference) else { throw .staleReference(reference) }
         if mutationDepth > 0 {
             // Deferred: applied after the current mutation, if the reference is still current then.
-            let id = apps[reference.index].id
+            let id = apps[cold: reference.index].id
             let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
             let action: Action =
                 delta.value >= 0
@@ -84,10 +84,10 @@ extension PressureEngine {
 
     /// The footprint change shared by actions and references; checks before it changes anything.
     func changeFootprint(of index: Int, by delta: Int64, purgeable: Bool) throws(EngineError) {
-        guard apps[index].state.isExecuting else { throw .notRunning(apps[index].id) }
+        guard apps[index].state.isExecuting else { throw .notRunning(apps[cold: index].id) }
         let held = purgeable ? apps[index].purgeable : apps[index].base
         guard delta >= -held else {
-            throw .freesMoreThanHeld(apps[index].id, requested: Bytes(-delta), held: Bytes(held))
+            throw .freesMoreThanHeld(apps[cold: index].id, requested: Bytes(-delta), held: Bytes(held))
         }
         try checkGrowth(of: index, by: delta)
         if purgeable { apps[index].purgeable &+= delta } else { apps[index].base &+= delta }

@@ -76,13 +76,13 @@ extension PressureEngine {
                 mask: mask >> Self.scoreBits)
             return score << (bits &- Self.scoreBits) | rss
         case .leastRecentlyUsed:
-            let age = (Self.recencyOrigin - apps[index].lastFrontmost) * 1000
+            let age = (Self.recencyOrigin - apps[cold: index].lastFrontmost) * 1000
             return age <= 0 ? 0 : Swift.min(UInt64(age) >> UInt64(extraShift), mask)
         case .firstInFirstOut:
-            return mask &- Swift.min(apps[index].bandEntry, mask)
+            return mask &- Swift.min(apps[cold: index].bandEntry, mask)
         case .expectedRelaunchCost:
             // The least expected loss per byte first: the key falls as log c + log(cost/byte) rises.
-            let score = apps[index].useLog + policy.relaunch.logCostPerByte(footprint: apps[index].footprint)
+            let score = apps[cold: index].useLog + policy.relaunch.logCostPerByte(footprint: apps[index].footprint)
             let scaled = (Self.relaunchOrigin - score) * 4096
             return scaled <= 0 ? 0 : Swift.min(UInt64(Swift.min(scaled, 1e18)) >> UInt64(extraShift), mask)
         case .predictedReuse:
@@ -328,13 +328,13 @@ extension PressureEngine {
     /// by id; `id`: ascending id, compared byte by byte).
     func precedesInTie(_ lhs: Int, _ rhs: Int) -> Bool {
         let band = Int(apps[lhs].bands[apps[lhs].state])
-        if apps[lhs].bandEntry != apps[rhs].bandEntry {
+        if apps[cold: lhs].bandEntry != apps[cold: rhs].bandEntry {
             switch bandInfo[band].ties {
-            case .newestInBand: return apps[lhs].bandEntry > apps[rhs].bandEntry
-            case .oldestInBand: return apps[lhs].bandEntry < apps[rhs].bandEntry
+            case .newestInBand: return apps[cold: lhs].bandEntry > apps[cold: rhs].bandEntry
+            case .oldestInBand: return apps[cold: lhs].bandEntry < apps[cold: rhs].bandEntry
             case .id, .firstAppeared, .lastAppeared: break
             }
         }
-        return apps[lhs].id.rawValue.utf8.lexicographicallyPrecedes(apps[rhs].id.rawValue.utf8)
+        return apps[cold: lhs].id.rawValue.utf8.lexicographicallyPrecedes(apps[cold: rhs].id.rawValue.utf8)
     }
 }

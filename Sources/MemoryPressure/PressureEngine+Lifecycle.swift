@@ -126,7 +126,7 @@ extension PressureEngine {
                 case .notRunning: continue
                 case .suspended: enqueueNotification(name, for: index)
                 case .active, .inactive, .background:
-                    log(.notification(app: apps[index].id, name: name, count: 1))
+                    log(.notification(app: apps[cold: index].id, name: name, count: 1))
                 }
             }
         case .tick:
@@ -180,7 +180,7 @@ extension PressureEngine {
         apps[index].oomScoreAdj =
             oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
-        apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[index].id)) : 0
+        apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[cold: index].id)) : 0
         let classified = classification(of: index)
         apps[index].bands = classified.bands
         if classified.hasLimit || apps[index].flags.contains(.hasLimit) {
@@ -199,7 +199,7 @@ extension PressureEngine {
         noteUse(index)
         if reuse != nil { reuse!.noteLaunch(index, launch) }
         load(launch, into: index, firstViewOnscreen: true)
-        apps[index].lastFrontmost = now
+        apps[cold: index].lastFrontmost = now
         foreground = index
         foregroundIgnored = 0
         setState(index, .inactive)
@@ -246,9 +246,9 @@ extension PressureEngine {
         guard learnsUse else { return }
         let model = policy.relaunch
         let weight = model.decayRate * now
-        var log = apps[index].useLog
+        var log = apps[cold: index].useLog
         if log == -.infinity && model.prior > 0 { log = Math.log(model.prior) + weight }
-        apps[index].useLog = Math.logAdd(log, weight)
+        apps[cold: index].useLog = Math.logAdd(log, weight)
     }
 
     private func warmResume(_ index: Int) {
@@ -257,10 +257,10 @@ extension PressureEngine {
         callback(index, .willEnterForeground)
         foreground = index
         foregroundIgnored = 0
-        apps[index].lastFrontmost = now
+        apps[cold: index].lastFrontmost = now
         setState(index, .inactive)
         for pending in extras(index).pendingNotifications {
-            log(.notification(app: apps[index].id, name: pending.name, count: pending.count))
+            log(.notification(app: apps[cold: index].id, name: pending.name, count: pending.count))
         }
         withExtras(index) { $0.pendingNotifications = [] }
         becomeActive(index)
@@ -283,7 +283,7 @@ extension PressureEngine {
         if apps[index].state == .active { resignActive(index) }
         foreground = nil
         foregroundIgnored = 0
-        apps[index].lastFrontmost = now
+        apps[cold: index].lastFrontmost = now
         if apps[index].flags.contains(.exitsOnSuspend) {
             callback(index, .willTerminate)
             terminate(index)
@@ -303,7 +303,7 @@ extension PressureEngine {
     /// call `beginBackgroundTask(withName:expirationHandler:)` from `applicationDidEnterBackground(_:)`).
     /// Other deferred work stays queued. A request that fails joins the deferred failures.
     private func applyBackgroundRequests(of index: Int, queuedAfter start: Int) {
-        let id = apps[index].id
+        let id = apps[cold: index].id
         var kept: [DeferredWork] = []
         for work in deferredWork[start...] {
             guard let action = work.action, Self.isBackgroundRequest(action, of: id) else {
@@ -339,7 +339,7 @@ extension PressureEngine {
             apps[index].declaredModes = declared
             if apps[index].bands[state] != oldBand {
                 bandSequence &+= 1
-                apps[index].bandEntry = bandSequence
+                apps[cold: index].bandEntry = bandSequence
             }
             checkLimit(index)
             syncKillQueue(index)
@@ -362,11 +362,11 @@ extension PressureEngine {
         let oldBand = old.isResident ? apps[index].bands[old] : BandTable.none
         if !state.isResident { endPrewarm(index) }
         apps[index].state = state
-        log(.state(app: apps[index].id, from: old, to: state))
+        log(.state(app: apps[cold: index].id, from: old, to: state))
         let newBand = state.isResident ? apps[index].bands[state] : BandTable.none
         if newBand != oldBand {
             bandSequence &+= 1
-            apps[index].bandEntry = bandSequence
+            apps[cold: index].bandEntry = bandSequence
         }
         checkLimit(index)
         syncKillQueue(index)
@@ -375,9 +375,9 @@ extension PressureEngine {
 
     /// Delivers an app-delegate callback and logs it.
     func callback(_ index: Int, _ name: Event.Callback) {
-        log(.callback(app: apps[index].id, name: name, level: nil))
+        log(.callback(app: apps[cold: index].id, name: name, level: nil))
         guard let delegate = delegates[Int32(index)] else { return }
-        let id = apps[index].id
+        let id = apps[cold: index].id
         switch name {
         case .didFinishLaunching: delegate.applicationDidFinishLaunching(id)
         case .didBecomeActive: delegate.applicationDidBecomeActive(id)
@@ -438,7 +438,7 @@ extension PressureEngine {
         var views = extras(index).views
         var position = views.firstIndex(where: { $0.name == view })
         if position == nil {
-            guard let bytes, bytes.value >= 0 else { throw .unknownView(apps[index].id, view: view) }
+            guard let bytes, bytes.value >= 0 else { throw .unknownView(apps[cold: index].id, view: view) }
             views.append(ViewRecord(name: view, bytes: bytes.value, isLoaded: false, isOnscreen: false))
             position = views.count - 1
         }
@@ -463,8 +463,8 @@ extension PressureEngine {
         } else {
             apps[index].onscreenView += record.bytes
             charge(index, record.bytes)
-            log(.viewCallback(app: apps[index].id, view: view, name: .viewDidLoad))
-            viewDelegates[ViewKey(app: Int32(index), view: view)]?.viewDidLoad(view, of: apps[index].id)
+            log(.viewCallback(app: apps[cold: index].id, view: view, name: .viewDidLoad))
+            viewDelegates[ViewKey(app: Int32(index), view: view)]?.viewDidLoad(view, of: apps[cold: index].id)
         }
     }
 

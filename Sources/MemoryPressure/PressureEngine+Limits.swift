@@ -26,7 +26,7 @@ extension PressureEngine {
         {
             return
         }
-        try checkGrowth(id: apps[index].id, from: footprint, by: delta)
+        try checkGrowth(id: apps[cold: index].id, from: footprint, by: delta)
     }
 
     /// Throws unless an app of `footprint` bytes may grow by `delta` bytes within both limits.

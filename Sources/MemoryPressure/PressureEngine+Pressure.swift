@@ -134,7 +134,7 @@ extension PressureEngine {
         if actions.contains(.suspendedOffscreenViews) {
             for index in apps.indices where apps[index].state == .suspended && apps[index].viewCaches > 0 {
                 let freed = releaseOffscreenViews(index, callbacks: false, level: 0)
-                log(.purge(app: apps[index].id, what: .suspendedOffscreenViews, freed: Bytes(freed)))
+                log(.purge(app: apps[cold: index].id, what: .suspendedOffscreenViews, freed: Bytes(freed)))
             }
         }
     }
@@ -142,7 +142,7 @@ extension PressureEngine {
     /// Warns app `index`: its delegate, its observers, then each view controller; then releases
     /// what the app's answers and the policy allow, logging one purge event per kind of memory.
     private func warn(_ index: Int, level: Int, actions: PurgeActions) {
-        let id = apps[index].id
+        let id = apps[cold: index].id
         log(.callback(app: id, name: .didReceiveMemoryWarning, level: level))
         var extra: Int64 = 0
         var complies = !apps[index].flags.contains(.ignoresWarnings)
@@ -185,7 +185,7 @@ extension PressureEngine {
     /// `callbacks`, each view controller first gets `didReceiveMemoryWarning` and may keep its view;
     /// released ones get `viewDidUnload`. Without, the system drops them silently.
     private func releaseOffscreenViews(_ index: Int, callbacks: Bool, level: Int) -> Int64 {
-        let id = apps[index].id
+        let id = apps[cold: index].id
         var freed: Int64 = 0
         var views = extras(index).views
         defer { withExtras(index) { $0.views = views } }
@@ -324,7 +324,7 @@ extension PressureEngine {
         let notice = notice(forKilling: app.state, at: targetLevel(free: accountant.free.value, current: level))
         log(
             .kill(
-                app: app.id, state: app.state,
+                app: apps[cold: index].id, state: app.state,
                 reason: killReasonPrefix.map { "\($0): \(reason(forKilling: index))" } ?? reason(forKilling: index),
                 notice: notice,
                 freed: Bytes(app.footprint &+ storedBytes(of: index))))

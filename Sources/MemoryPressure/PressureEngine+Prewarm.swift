@@ -31,7 +31,7 @@ extension PressureEngine {
             let index = Int(slot)
             guard !apps[index].state.isResident, isLive(index) else { continue }
             let chance =
-                predicts ? books.prediction(of: index, in: round).next : prewarmChance?(apps[index].id, now) ?? 0
+                predicts ? books.prediction(of: index, in: round).next : prewarmChance?(apps[cold: index].id, now) ?? 0
             if chance > bestChance || (chance == bestChance && index < best) {
                 best = index
                 bestChance = chance
@@ -42,7 +42,7 @@ extension PressureEngine {
         }
         let floor = rule.freeAbove.resolved(against: accountant.device.usable).value
         guard accountant.free.value - launch.footprint.value >= floor,
-            (try? checkGrowth(id: apps[best].id, from: 0, by: launch.footprint.value)) != nil
+            (try? checkGrowth(id: apps[cold: best].id, from: 0, by: launch.footprint.value)) != nil
         else { return }
         prewarm(best, launch)
     }
@@ -53,7 +53,7 @@ extension PressureEngine {
     private func prewarm(_ index: Int, _ launch: AppLaunch) {
         // Apps that exit on suspend are never chosen, so the launch's flags hold as they are.
         load(launch, into: index, firstViewOnscreen: false)
-        log(.prewarm(app: apps[index].id, bytes: launch.footprint))
+        log(.prewarm(app: apps[cold: index].id, bytes: launch.footprint))
         setState(index, .suspended)
         apps[index].flags.insert(.prewarmed)
         prewarmedUnopened += 1
@@ -78,7 +78,7 @@ extension PressureEngine {
             return "prewarm: \(counted.count) apps flagged, \(prewarmedUnopened) counted"
         }
         if let index = counted.first(where: { apps[$0].state != .suspended && apps[$0].state != .background }) {
-            return "prewarm: \(apps[index].id) is flagged but \(apps[index].state)"
+            return "prewarm: \(apps[cold: index].id) is flagged but \(apps[index].state)"
         }
         return nil
     }

@@ -56,7 +56,7 @@ extension PressureEngine {
     public var allApps: [AppStatus] { apps.indices.lazy.filter(isLive).map { status(at: $0) } }
 
     /// The foreground app, if any.
-    public var foregroundApp: AppID? { foreground.map { apps[$0].id } }
+    public var foregroundApp: AppID? { foreground.map { apps[cold: $0].id } }
 
     /// The number of resident apps.
     ///
@@ -71,8 +71,8 @@ extension PressureEngine {
     func status(at index: Int) -> AppStatus {
         let app = apps[index]
         return AppStatus(
-            id: app.id, state: app.state, footprint: Bytes(app.footprint), viewCaches: Bytes(app.viewCaches),
-            purgeable: Bytes(app.purgeable), backgroundModes: app.backgroundModes, lastFrontmost: app.lastFrontmost,
+            id: apps[cold: index].id, state: app.state, footprint: Bytes(app.footprint), viewCaches: Bytes(app.viewCaches),
+            purgeable: Bytes(app.purgeable), backgroundModes: app.backgroundModes, lastFrontmost: apps[cold: index].lastFrontmost,
             views: extras(index).views.map { ($0.name, Bytes($0.bytes), $0.isLoaded, $0.isOnscreen) })
     }
 
@@ -87,30 +87,31 @@ extension PressureEngine {
         var sum: Int64 = 0
         var foregroundCount = 0
         for (index, app) in apps.enumerated() {
+            let id = apps[cold: index].id
             sum += app.footprint
             if app.base < 0 || app.viewCaches < 0 || app.onscreenView < 0 || app.purgeable < 0 {
-                return "\(app.id) has a negative footprint part"
+                return "\(id) has a negative footprint part"
             }
-            if !app.state.isResident && app.footprint != 0 { return "\(app.id) is not running but holds memory" }
+            if !app.state.isResident && app.footprint != 0 { return "\(id) is not running but holds memory" }
             if app.state.isForeground {
                 foregroundCount += 1
-                if foreground != index { return "\(app.id) is \(app.state.rawValue) but not the foreground app" }
+                if foreground != index { return "\(id) is \(app.state.rawValue) but not the foreground app" }
             }
             let views = extras(index).views
             let loadedOffscreen = views.filter { $0.isLoaded && !$0.isOnscreen }.reduce(0) { $0 + $1.bytes }
             let onscreen = views.filter { $0.isLoaded && $0.isOnscreen }.reduce(0) { $0 + $1.bytes }
             if loadedOffscreen != app.viewCaches || onscreen != app.onscreenView {
-                return "\(app.id): view bytes do not match its views"
+                return "\(id): view bytes do not match its views"
             }
             let band = app.state.isResident ? app.bands[app.state] : BandTable.none
             if band == BandTable.none {
-                if app.killHandle != nil { return "\(app.id) is in the kill queue but not killable" }
+                if app.killHandle != nil { return "\(id) is in the kill queue but not killable" }
             } else {
                 guard let handle = app.killHandle, killQueue.contains(handle) else {
-                    return "\(app.id) is killable but not in the kill queue"
+                    return "\(id) is killable but not in the kill queue"
                 }
                 if killQueue.priority(of: handle) != killKey(of: index, band: band) {
-                    return "\(app.id) has a stale kill key"
+                    return "\(id) has a stale kill key"
                 }
             }
         }

@@ -46,12 +46,12 @@ extension PressureEngine {
     func register(_ id: AppID) throws(EngineError) -> Int {
         if let slot = freeSlots.popLast() {
             let index = Int(slot)
-            apps[index] = AppRecord(id: id)
+            apps.reset(index, id: id)
             indexByID[id] = slot
             return index
         }
         guard apps.count < Self.maximumApps else { throw .tooManyApps(limit: Self.maximumApps) }
-        apps.append(AppRecord(id: id))
+        apps.append(id: id)
         if !generations.isEmpty { generations.append(0) }
         indexByID[id] = Int32(apps.count - 1)
         return apps.count - 1
@@ -67,7 +67,7 @@ extension PressureEngine {
     /// Reclaims the records of the apps that ended during the mutation and are still not running.
     func reclaimEndedRecords() {
         guard !endedApps.isEmpty else { return }
-        for slot in endedApps where !apps[Int(slot)].state.isResident && indexByID[apps[Int(slot)].id] == slot {
+        for slot in endedApps where !apps[Int(slot)].state.isResident && indexByID[apps[cold: Int(slot)].id] == slot {
             releaseRecord(Int(slot))
         }
         endedApps.removeAll(keepingCapacity: true)
@@ -79,7 +79,7 @@ extension PressureEngine {
     /// - Complexity: O(1), plus O(view-controller delegates) if any are registered.
     func releaseRecord(_ index: Int) {
         let slot = Int32(truncatingIfNeeded: index)
-        indexByID.removeValue(forKey: apps[index].id)
+        indexByID.removeValue(forKey: apps[cold: index].id)
         extras[slot] = nil
         setSwapAndPageTables(index, swap: 0, pageTables: 0)
         delegates[slot] = nil

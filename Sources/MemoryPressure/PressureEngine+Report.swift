@@ -67,7 +67,7 @@ extension PressureEngine {
             scores.append(band.order == .oomScore ? oomScore(of: index) : nil)
             rows.append(
                 KillCandidate(
-                    rank: rows.count + 1, app: app.id, state: app.state, band: band.name,
+                    rank: rows.count + 1, app: apps[cold: index].id, state: app.state, band: band.name,
                     footprint: Bytes(app.footprint), notice: notice(forKilling: app.state),
                     reason: reason(forKilling: index), key: key))
         }
@@ -92,7 +92,7 @@ extension PressureEngine {
             let reason =
                 matcher.protection(for: subject(of: index, in: app.state), state: app.state)?.reason
                 ?? "matches no kill band of policy \(policy.name)"
-            return (app.id, reason)
+            return (apps[cold: index].id, reason)
         }
     }
 
@@ -123,14 +123,14 @@ extension PressureEngine {
         case .largestFirst, .firstInFirstOut:
             break
         case .leastRecentlyUsed:
-            reason += " (frontmost \(Event.number(((now - app.lastFrontmost) * 10).rounded() / 10))s ago)"
+            reason += " (frontmost \(Event.number(((now - apps[cold: index].lastFrontmost) * 10).rounded() / 10))s ago)"
         case .badness:
             reason += ": \(badnessPages(of: index)) pages"
         case .oomScore:
             reason = "oom_score \(oomScore(of: index))"
         case .expectedRelaunchCost:
             let model = policy.relaunch
-            let uses = Math.exp(app.useLog - model.decayRate * now)
+            let uses = Math.exp(apps[cold: index].useLog - model.decayRate * now)
             let cost = model.relaunchSeconds(footprint: app.footprint)
             reason += " (recent opens \(Event.number((uses * 100).rounded() / 100)), relaunch costs "
             reason += "\(Event.number((cost * 100).rounded() / 100)) s)"
@@ -164,7 +164,7 @@ extension PressureEngine {
         let app = apps[index]
         let priority = app.explicitPriority ?? derivedPriority(of: index, in: state)
         return PolicyMatcher.Subject(
-            id: app.id, backgroundModes: app.backgroundModes,
+            id: apps[cold: index].id, backgroundModes: app.backgroundModes,
             oomScoreAdj: effectiveOomScoreAdj(of: index, in: state), priority: priority)
     }
 }

@@ -225,7 +225,7 @@ extension PressureEngine {
             let band = apps[index].bands[apps[index].state]
             switch bandInfo[Int(band)].order {
             case .externalScore:
-                externalScores[index] = externalScore?(apps[index].id, Bytes(apps[index].footprint), now) ?? 0
+                externalScores[index] = externalScore?(apps[cold: index].id, Bytes(apps[index].footprint), now) ?? 0
             case .predictedReuse:
                 reuse!.grow(to: index)
                 reuse!.scores[index] = reuse!.logLoss(of: index, footprint: apps[index].footprint, in: round!)

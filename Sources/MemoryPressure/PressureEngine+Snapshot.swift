@@ -98,13 +98,13 @@ extension PressureEngine {
             if let swapFree = device.swapFree { setSwapFree(swapFree) }
         }
         guard readsEntries || !bulkLoad else {
-            for index in apps.indices { apps[index].bandEntry = UInt64(index + 1) }
+            for index in apps.indices { apps[cold: index].bandEntry = UInt64(index + 1) }
             fillKillQueue(apps.indices)
             return
         }
         // A radix sort on the times' order-preserving keys: a snapshot of a million apps spent
         // most of its load here with a comparison sort.
-        let keys = apps.map { RadixSort.key($0.lastFrontmost) }
+        let keys = apps.indices.map { RadixSort.key(apps[cold: $0].lastFrontmost) }
         var byAge: [(time: UInt64, index: Int32)] = RadixSort.order(of: keys).map { (keys[Int($0)], $0) }
         var runStart = 0
         while runStart < byAge.count {
@@ -112,12 +112,12 @@ extension PressureEngine {
             while runEnd < byAge.count, byAge[runEnd].time == byAge[runStart].time { runEnd += 1 }
             if runEnd - runStart > 1 {
                 byAge[runStart..<runEnd].sort {
-                    apps[Int($0.index)].id.rawValue.utf8.lexicographicallyPrecedes(apps[Int($1.index)].id.rawValue.utf8)
+                    apps[cold: Int($0.index)].id.rawValue.utf8.lexicographicallyPrecedes(apps[cold: Int($1.index)].id.rawValue.utf8)
                 }
             }
             runStart = runEnd
         }
-        for (sequence, entry) in byAge.enumerated() { apps[Int(entry.index)].bandEntry = UInt64(sequence + 1) }
+        for (sequence, entry) in byAge.enumerated() { apps[cold: Int(entry.index)].bandEntry = UInt64(sequence + 1) }
         if bulkLoad {
             fillKillQueue(byAge.lazy.map { Int($0.index) })
         } else {
@@ -199,7 +199,7 @@ extension PressureEngine {
         guard app.viewCaches.value + app.purgeable.value <= app.footprint.value else {
             throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable)
         }
-        if app.state.isForeground, let current = foreground { throw .alreadyForeground(apps[current].id) }
+        if app.state.isForeground, let current = foreground { throw .alreadyForeground(apps[cold: current].id) }
         if app.state.isResident { try checkGrowth(id: app.id, from: 0, by: app.footprint.value) }
         let index = try register(app.id)
         configure(index, backgroundModes: app.backgroundModes, oomScoreAdj: app.oomScoreAdj, priority: app.priority)
@@ -209,16 +209,16 @@ extension PressureEngine {
         apps[index].base = app.footprint.value - app.viewCaches.value - app.purgeable.value
         apps[index].viewCaches = app.viewCaches.value
         apps[index].purgeable = app.purgeable.value
-        apps[index].lastFrontmost = now - app.lastActive
+        apps[cold: index].lastFrontmost = now - app.lastActive
         // A snapshot tells when the app was last frontmost, not how often: one open, at that time.
-        if learnsUse { apps[index].useLog = policy.relaunch.decayRate * apps[index].lastFrontmost }
+        if learnsUse { apps[cold: index].useLog = policy.relaunch.decayRate * apps[cold: index].lastFrontmost }
         setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index }
         accountant.charge(apps[index].footprint)
         apps[index].state = app.state
         if hasCompression && app.state == .suspended { compression!.suspendedCount += 1 }
         bandSequence &+= 1
-        apps[index].bandEntry = bandSequence
+        apps[cold: index].bandEntry = bandSequence
         checkLimit(index)
         if queueing { syncKillQueue(index) }
     }
@@ -262,7 +262,7 @@ extension PressureEngine {
             throw .footprintTooSmall(app.id, footprint: app.footprint, viewsAndCaches: app.viewCaches + app.purgeable)
         }
         if app.state.isForeground, let current = foreground, current != index {
-            throw .alreadyForeground(apps[current].id)
+            throw .alreadyForeground(apps[cold: current].id)
         }
         let adj = app.oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         if adj != apps[index].oomScoreAdj || app.priority != apps[index].explicitPriority
@@ -280,9 +280,9 @@ extension PressureEngine {
         apps[index].viewCaches = app.viewCaches.value
         apps[index].onscreenView = 0
         apps[index].purgeable = app.purgeable.value
-        apps[index].lastFrontmost = now - app.lastActive
+        apps[cold: index].lastFrontmost = now - app.lastActive
         // A snapshot tells when the app was last frontmost, not how often: one open, at that time.
-        if learnsUse { apps[index].useLog = policy.relaunch.decayRate * apps[index].lastFrontmost }
+        if learnsUse { apps[cold: index].useLog = policy.relaunch.decayRate * apps[cold: index].lastFrontmost }
         setSnapshotExtras(index, app)
         if app.state.isForeground { foreground = index } else if foreground == index { foreground = nil }
         accountant.charge(apps[index].footprint - old)
