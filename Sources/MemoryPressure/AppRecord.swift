@@ -56,7 +56,7 @@ struct AppRecord {
 /// events and errors), and the times and counts that only some band orders read (40 bytes). Split
 /// from the record so that a footprint change reads one cache line: with 10,000 apps the records
 /// are 640 KB, within a core's 1 MiB L2 cache, where with these fields (104 bytes a record) they
-/// were not (Benchmarks/README.md, "Footprint change").
+/// were not (Benchmarks/README.md, "One footprint change").
 struct AppColdRecord {
     let id: AppID
     /// When the app was last frontmost (engine time, seconds).
