@@ -37,6 +37,12 @@ struct CompressionBooks {
     /// When each app's memory last entered the pool (engine time), by slot: the thrashing rule's
     /// ages, and the order in which zswap writes its cache back.
     var compressedAt: [Double] = []
+    /// Bytes reclaimed so far, compressed or dropped: the kernel's `nonresident_age`, which
+    /// `workingset_eviction()` (mm/workingset.c) advances at every eviction.
+    var evictionClock: Int64 = 0
+    /// The eviction clock when each app's memory was reclaimed, by slot (the kernel's shadow
+    /// entries): on its resume, the clock's advance since is the refault distance.
+    var evictedAt: [Int64] = []
     /// The thrashing rule's running sample (its start is `nil` until the first compression or
     /// decompression after a reset).
     var thrashingSample = ThrashingSample()
@@ -86,6 +92,7 @@ struct CompressionBooks {
         onDisk.append(contentsOf: repeatElement(0, count: count))
         frozen.append(contentsOf: repeatElement(false, count: count))
         compressedAt.append(contentsOf: repeatElement(0, count: count))
+        evictedAt.append(contentsOf: repeatElement(0, count: count))
         compressibleStates.append(contentsOf: repeatElement(0, count: count))
         handles.append(contentsOf: repeatElement(nil, count: count))
     }
@@ -293,6 +300,8 @@ extension PressureEngine {
         compression!.compressed[index] = bytes
         compression!.stored[index] = stored
         compression!.compressedAt[index] = now
+        compression!.evictionClock &+= bytes &+ evicted
+        compression!.evictedAt[index] = compression!.evictionClock
         compression!.evicted[index] = evicted
         compression!.pooled &+= bytes
         apps[index].base &-= bytes &+ evicted
@@ -397,10 +406,11 @@ extension PressureEngine {
         let stored = compression!.stored[index]
         let refaulted = compression!.evicted[index]
         let onDisk = compression!.onDisk[index]
+        let stalls = refaultIsRecent(index)
         if compression!.frozen[index], let freezer = model.freezer {
             // Read back from storage first: it waits for the read, then for the decompression.
             let seconds = Double(stored) / 1_048_576 * freezer.thawSecondsPerMiB
-            noteRefault(bytes: 0, waited: seconds)
+            noteRefault(bytes: 0, waited: seconds, stalls: stalls)
             log(.thaw(app: apps[cold: index].id, bytes: Bytes(stored), seconds: seconds))
         }
         noteDecompressedForThrashing(index, bytes: bytes)
@@ -412,7 +422,7 @@ extension PressureEngine {
             Double(bytes &- onDisk) / 1_048_576 * model.decompressSecondsPerMiB
             + Double(onDisk) / 1_048_576 * (model.swapInSecondsPerMiB ?? 0)
             + Double(refaulted) / 1_048_576 * model.refaultSecondsPerMiB
-        noteRefault(bytes: refaulted, waited: seconds)
+        noteRefault(bytes: refaulted, waited: seconds, stalls: stalls)
         log(
             .decompress(
                 app: apps[cold: index].id, bytes: Bytes(bytes), stored: Bytes(stored), refaulted: Bytes(refaulted),

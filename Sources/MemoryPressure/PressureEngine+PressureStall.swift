@@ -102,14 +102,40 @@ extension PressureEngine {
         pressureStall!.thrashingLimit = books.rule.thrashingLimit
     }
 
-    /// Records that an app waited `waited` seconds for its memory (a "some" stall) and read
-    /// `bytes` of file pages again.
-    func noteRefault(bytes: Int64, waited: Double) {
+    /// Records that an app waited `waited` seconds for its memory and read `bytes` of file pages
+    /// again. The wait is a "some" stall only if `stalls` (``refaultIsRecent(_:)``); every
+    /// refaulted byte counts toward thrashing (lmkd reads `workingset_refault_file`, which counts
+    /// every refault whose shadow entry the kernel finds).
+    func noteRefault(bytes: Int64, waited: Double, stalls: Bool) {
         guard hasPressureStall else { return }
         rollPressureWindow()
-        pressureStall!.some += waited
+        if stalls { pressureStall!.some += waited }
         pressureStall!.refaulted &+= bytes
         pressureStall!.refaultedSinceCheck &+= bytes
+    }
+
+    /// Whether reading app `index`'s reclaimed memory back is a memory stall, by the kernel's
+    /// rule: `workingset_refault()` (mm/workingset.c) marks a refaulted page working set only if
+    /// its refault distance — the pages evicted since it was — is at most the working set's size
+    /// (the file LRUs and the active anonymous LRU, when there is swap), and only a working-set
+    /// page's read is counted as stall (`psi_memstall_enter()` in `swap_readpage()`, mm/page_io.c,
+    /// and in `folio_wait_bit_common()`, mm/filemap.c). Here the distance is the bytes reclaimed
+    /// since the app's memory was, and the working set the file cache plus the anonymous memory of
+    /// the executing apps (the engine has no active and inactive lists: a suspended app's memory
+    /// counts as inactive). A resume long after its reclaim waits without a stall; one soon after
+    /// — thrashing — stalls. Measured on a real kernel: `scripts/measure-zram-swap.py`
+    /// (docs/compression.md, "Pressure signals").
+    ///
+    /// - Complexity: O(n) over the apps, on the resume of a reclaimed app only.
+    func refaultIsRecent(_ index: Int) -> Bool {
+        guard hasPressureStall, let books = compression else { return false }
+        let distance = books.evictionClock &- books.evictedAt[index]
+        var executing: Int64 = 0
+        for other in apps.indices where other != index && apps[other].state.isExecuting {
+            executing &+= apps[other].footprint
+        }
+        let anonymous = Int64(Double(executing) * (1 - books.model.fileBacked))
+        return distance <= fileCache &+ anonymous
     }
 
     /// lmkd's `thrashing`: the file cache refaulted in the window, in percent of the cache at its

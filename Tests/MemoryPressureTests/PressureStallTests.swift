@@ -230,6 +230,39 @@ struct PressureStallTests {
         #expect(after.thrashingLimit == 100)
     }
 
+    /// Z (50 MiB) is reclaimed first, then W (400 MiB): 300 MiB evicted after Z. When Z comes back
+    /// the working set — the file cache (a quarter of what is resident) and the anonymous memory of
+    /// the executing apps — is smaller than that refault distance, so by `workingset_refault()`
+    /// (mm/workingset.c) its pages are not working set and reading them back is no stall
+    /// (`swap_readpage()`, mm/page_io.c, enters a memory stall only for a working-set page), though
+    /// the refaults still count toward thrashing (`workingset_refault_file` counts every one). On a
+    /// real kernel, 121 MiB read back from zram that way gave a 0.17 s wait and no PSI stall at all
+    /// (`scripts/measure-zram-swap.py`, docs/compression.md).
+    @Test("a resume long after its reclaim waits without a stall: its refault distance passes the working set")
+    func coldResumeDoesNotStall() throws {
+        let engine = Self.engine(try Self.policy(compress: "^[WZ]$", swapFreeLow: 0, thrashingLimit: 1000))
+        try Self.idle(engine, "Z", mib: 50, at: 0)
+        try Self.idle(engine, "W", mib: 400, at: 1)
+        try engine.apply(.launch(AppLaunch(id: "C", footprint: .mebibytes(100))), at: 2)
+        try Self.allocate(engine, "C", toFree: -40 * Self.mib, at: 3)
+        let reclaimed = engine.takeEvents().compactMap { event -> String? in
+            if case .compress(let app, _, _, _, _) = event.kind { return app.rawValue }
+            return nil
+        }
+        #expect(reclaimed == ["Z", "W"])
+        try engine.apply(.open(AppLaunch(id: "Z", footprint: .mebibytes(50))), at: 10)
+        let events = engine.takeEvents()
+        let wait = events.compactMap { event -> Double? in
+            if case .decompress(let app, _, _, _, let seconds) = event.kind, app == "Z" { return seconds }
+            return nil
+        }
+        #expect(wait.count == 1 && abs(wait[0] - 0.075) < 1e-12, "25 MiB decompressed at 1 ms and 12.5 MiB of file pages at 4 ms a MiB")
+        let status = try #require(engine.pressureStallStatus)
+        #expect(status.someMilliseconds == 0 && status.fullMilliseconds == 0, "\(status)")
+        #expect(status.thrashing > 0, "the refaults count toward thrashing all the same")
+        #expect(engine._invariantViolation() == nil)
+    }
+
     @Test("a policy with psi may not keep minfree levels, and its section is checked")
     func schema() throws {
         var policy = try Self.policy(compress: "^Z$")
