@@ -122,19 +122,21 @@ extension PressureEngine {
     /// and in `folio_wait_bit_common()`, mm/filemap.c). Here the distance is the bytes reclaimed
     /// since the app's memory was, and the working set the file cache plus the anonymous memory of
     /// the executing apps (the engine has no active and inactive lists: a suspended app's memory
-    /// counts as inactive). A resume long after its reclaim waits without a stall; one soon after
-    /// — thrashing — stalls. Measured on a real kernel: `scripts/measure-zram-swap.py`
-    /// (docs/compression.md, "Pressure signals").
+    /// counts as inactive). The kernel also asks that the page was active before its eviction (the
+    /// shadow entry's workingset bit, which `shrink_active_list()` in mm/vmscan.c sets on every page
+    /// it deactivates); an app's memory is taken to have been. A resume long after its reclaim
+    /// waits without a stall; one soon after — thrashing — stalls. Measured on a real kernel:
+    /// `scripts/measure-zram-swap.py` (docs/compression.md, "Pressure signals").
     ///
     /// - Complexity: O(n) over the apps, on the resume of a reclaimed app only.
     func refaultIsRecent(_ index: Int) -> Bool {
-        guard hasPressureStall, let books = compression else { return false }
-        let distance = books.evictionClock &- books.evictedAt[index]
+        guard hasPressureStall, hasCompression else { return false }
+        let distance = compression!.evictionClock &- compression!.evictedAt[index]
         var executing: Int64 = 0
         for other in apps.indices where other != index && apps[other].state.isExecuting {
             executing &+= apps[other].footprint
         }
-        let anonymous = Int64(Double(executing) * (1 - books.model.fileBacked))
+        let anonymous = Int64(Double(executing) * (1 - compression!.model.fileBacked))
         return distance <= fileCache &+ anonymous
     }
 
