@@ -27,12 +27,15 @@ the kernel's figures beside them, for one real heap on one real machine:
 6. Thrashing: a pusher that touches its memory over and over runs beside two more walks, so that
    pages leave and are needed again while still in use. The same figures again.
 
+`--busy` keeps a CPU-bound process running (outside the cgroup) while the pusher reclaims in
+step 4: the stall is then "some" (one task waits) but not "full" (not every task waits).
+
 The machine should be otherwise idle (PSI is read machine-wide: cgroup v1 has no per-cgroup
 pressure file). Needs root and a writable cgroup-v1 memory controller; only processes it starts
 are in the cgroup, and the swap device is taken down afterwards.
 
     sudo scripts/measure-zram-swap.py [--algorithm lzo-rle|lz4|…] [--input FILE] [--copies N]
-        [--limit MiB] [--push MiB] [--runs N] [--format table|json]
+        [--limit MiB] [--push MiB] [--runs N] [--busy] [--format table|json]
 """
 
 import argparse
@@ -170,6 +173,12 @@ def one_run(args, cgroup):
         walks = [walk(idle) for _ in range(3)]
         resident_walk = min(w["wall"] for w in walks[1:])
         resident_cpu = min(w["cpu"] for w in walks[1:])
+        if args.busy:
+            # A task that only computes, outside the cgroup, on the other core: PSI's "full"
+            # counts time in which every non-idle task stalls, and this one never does.
+            busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            children.append(busy)
+            time.sleep(0.2)
         vm0, zram0, psi0 = read_vmstat(), read_zram(), read_pressure()
         pusher = start(PUSHER, cgroup, args.push)
         children.append(pusher)
@@ -177,6 +186,9 @@ def one_run(args, cgroup):
         vm1, zram1, psi1 = read_vmstat(), read_zram(), read_pressure()
         swapped = status(idle.pid)
         pusher.stdin.write("\n"); pusher.stdin.flush(); pusher.wait()
+        if args.busy:
+            busy.kill()
+            busy.wait()
         time.sleep(0.5)
         vm2, psi2 = read_vmstat(), read_pressure()
         back = walk(idle)
@@ -257,6 +269,9 @@ def main():
     parser.add_argument("--limit", type=int, default=256, help="the cgroup's memory limit, MiB (default 256)")
     parser.add_argument("--push", type=int, default=224, help="MiB the pusher touches (default 224)")
     parser.add_argument("--runs", type=int, default=3, help="runs, each in a fresh cgroup (default 3)")
+    parser.add_argument("--busy", action="store_true",
+                        help="run a CPU-bound process (outside the cgroup) while the pusher reclaims: PSI full then "
+                             "counts only time in which it too stalls")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     args = parser.parse_args()
     if os.geteuid() != 0 or not os.access(CGROUP_ROOT, os.W_OK):
@@ -271,7 +286,7 @@ def main():
     finally:
         zram_swap(False)
     if args.format == "json":
-        print(json.dumps({"algorithm": args.algorithm, "kernel": os.uname().release, "runs": runs}, indent=1))
+        print(json.dumps({"algorithm": args.algorithm, "kernel": os.uname().release, "busy": args.busy, "runs": runs}, indent=1))
         return
     print("zram %s, kernel %s, %d runs (median, then the range)" % (args.algorithm, os.uname().release, len(runs)))
     rows = [
