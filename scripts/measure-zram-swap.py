@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Measures what swapping a real process's heap to zram costs on this machine, and what the
-kernel's pressure stall information (PSI) counts for it.
+"""Measures what swapping a real heap to zram costs, and what the kernel's PSI counts for it.
+
+It swaps a real process's heap to zram on this machine and reads it back, and records what the
+kernel's pressure stall information (PSI) counted.
 
 The policies that swap to zram (`earlyoom-zram`, `android-lmkd-zram`, `android-lmkd-psi`,
 Examples/policies/linux-oom-zram.yaml) state a compression ratio, a CPU cost per MiB compressed
@@ -265,13 +267,13 @@ def main():
     parser.add_argument("--input", required=True,
                         help="a JSON-lines file the idle process parses into its heap (for example a trace from "
                              "`mempressure simulate --workload server --hours 24 --seed 1 --trace-out FILE`)")
-    parser.add_argument("--copies", type=int, default=3, help="how many times the idle process parses it (default 3)")
-    parser.add_argument("--limit", type=int, default=256, help="the cgroup's memory limit, MiB (default 256)")
-    parser.add_argument("--push", type=int, default=224, help="MiB the pusher touches (default 224)")
-    parser.add_argument("--runs", type=int, default=3, help="runs, each in a fresh cgroup (default 3)")
+    parser.add_argument("--copies", type=int, default=3, help="how many times the idle process parses it, 1…100 (default 3)")
+    parser.add_argument("--limit", type=int, default=256, help="the cgroup's memory limit, MiB, 64…4096 (default 256)")
+    parser.add_argument("--push", type=int, default=224, help="MiB the pusher touches, 16…4096 (default 224)")
+    parser.add_argument("--runs", type=int, default=3, help="runs, each in a fresh cgroup, 1…50 (default 3)")
     parser.add_argument("--busy", action="store_true",
-                        help="run a CPU-bound process (outside the cgroup) while the pusher reclaims: PSI full then "
-                             "counts only time in which it too stalls")
+                        help="keep a CPU-bound process (outside the cgroup) running while the pusher reclaims, to see "
+                             "how PSI weighs a stall when another CPU has work")
     parser.add_argument("--format", choices=["table", "json"], default="table")
     args = parser.parse_args()
     if os.geteuid() != 0 or not os.access(CGROUP_ROOT, os.W_OK):
@@ -280,6 +282,14 @@ def main():
         sys.exit("measure-zram-swap: %s: no such file (--input: a JSON-lines file)" % args.input)
     if not 1 <= args.copies <= 100 or not 64 <= args.limit <= 4096 or not 16 <= args.push <= 4096 or not 1 <= args.runs <= 50:
         sys.exit("measure-zram-swap: --copies 1…100, --limit 64…4096, --push 16…4096, --runs 1…50")
+    with open("/proc/swaps") as f:
+        if "/dev/zram0" in f.read():
+            sys.exit("measure-zram-swap: /dev/zram0 is already a swap device; this script makes and removes its own")
+    if os.path.exists("/sys/block/zram0/comp_algorithm"):
+        with open("/sys/block/zram0/comp_algorithm") as f:
+            offered = f.read().replace("[", "").replace("]", "").split()
+        if args.algorithm not in offered:
+            sys.exit("measure-zram-swap: --algorithm %s: this kernel's zram offers %s" % (args.algorithm, ", ".join(offered)))
     zram_swap(True, args.algorithm)
     try:
         runs = [one_run(args, "%s/mp-zram-%d-%d" % (CGROUP_ROOT, os.getpid(), n)) for n in range(args.runs)]
