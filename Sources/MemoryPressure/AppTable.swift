@@ -23,12 +23,13 @@ struct AppTable: RandomAccessCollection {
 
         deinit {
             base.deinitialize(count: count)
-            base.deallocate()
+            UnsafeMutableRawPointer(base).deallocate()
             cold.deinitialize(count: count)
             cold.deallocate()
         }
 
-        /// Room for `capacity` records, each starting on a cache line (64 bytes).
+        /// Room for `capacity` records, each starting on a cache line (64 bytes); a block from here
+        /// is given back as raw memory, as it was allocated.
         static func allocateRecords(_ capacity: Int) -> UnsafeMutablePointer<AppRecord> {
             UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<AppRecord>.stride, alignment: 64)
                 .bindMemory(to: AppRecord.self, capacity: capacity)
@@ -38,7 +39,7 @@ struct AppTable: RandomAccessCollection {
         func grow(to capacity: Int) {
             let moved = Self.allocateRecords(capacity)
             moved.moveInitialize(from: base, count: count)
-            base.deallocate()
+            UnsafeMutableRawPointer(base).deallocate()
             base = moved
             let movedCold = UnsafeMutablePointer<AppColdRecord>.allocate(capacity: capacity)
             movedCold.moveInitialize(from: cold, count: count)
