@@ -38,6 +38,8 @@ import subprocess
 import sys
 import time
 
+from memcg_zram import remove_cgroup, zram_swap
+
 CGROUP_ROOT = "/sys/fs/cgroup/memory"
 MIB = 1 << 20
 
@@ -172,17 +174,6 @@ def random_swap_scenarios(count):
     return result
 
 
-def zram_swap(on):
-    """Makes /dev/zram0 a 1 GiB swap device, or takes it down and resets it."""
-    if on:
-        with open("/sys/block/zram0/disksize", "w") as f: f.write(str(1024 * MIB))
-        subprocess.run(["mkswap", "/dev/zram0"], check=True, capture_output=True)
-        subprocess.run(["swapon", "/dev/zram0"], check=True)
-    else:
-        subprocess.run(["swapoff", "/dev/zram0"], capture_output=True)
-        with open("/sys/block/zram0/reset", "w") as f: f.write("1")
-
-
 def kmsg(text):
     with open("/dev/kmsg", "w") as f:
         f.write(text + "\n")
@@ -220,12 +211,8 @@ def run_scenario(name, limit, residents, trigger, cgroup, swap=None):
             if child.poll() is None:
                 child.send_signal(signal.SIGKILL)
             child.wait()
-        for _ in range(50 if cgroup else 0):
-            try:
-                os.rmdir(cgroup)
-                break
-            except OSError:
-                time.sleep(0.1)
+        if cgroup:
+            remove_cgroup(cgroup)
 
 
 def main():

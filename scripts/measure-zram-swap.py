@@ -49,6 +49,8 @@ import subprocess
 import sys
 import time
 
+from memcg_zram import remove_cgroup, zram_swap
+
 CGROUP_ROOT = "/sys/fs/cgroup/memory"
 MIB = 1 << 20
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -129,20 +131,6 @@ def status(pid):
                 name, value, _ = line.split()
                 values[name.rstrip(":")] = int(value) * 1024
     return values
-
-
-def zram_swap(on, algorithm=None):
-    """Makes /dev/zram0 a 1 GiB swap device compressing with `algorithm`, or takes it down."""
-    if on:
-        if not os.path.exists("/sys/block/zram0"):
-            subprocess.run(["modprobe", "zram", "num_devices=1"], check=True)
-        with open("/sys/block/zram0/comp_algorithm", "w") as f: f.write(algorithm)
-        with open("/sys/block/zram0/disksize", "w") as f: f.write(str(1024 * MIB))
-        subprocess.run(["mkswap", "/dev/zram0"], check=True, capture_output=True)
-        subprocess.run(["swapon", "/dev/zram0"], check=True)
-    else:
-        subprocess.run(["swapoff", "/dev/zram0"], capture_output=True)
-        with open("/sys/block/zram0/reset", "w") as f: f.write("1")
 
 
 def start(code, *arguments):
@@ -252,12 +240,7 @@ def one_run(args, cgroup):
             if child.poll() is None:
                 child.send_signal(signal.SIGKILL)
             child.wait()
-        for _ in range(50):
-            try:
-                os.rmdir(cgroup)
-                break
-            except OSError:
-                time.sleep(0.1)
+        remove_cgroup(cgroup)
 
 
 def main():
