@@ -12,7 +12,7 @@ POLICIES = ROOT / "Sources" / "MemoryPressureFormats" / "Policies"
 OUTPUT = ROOT / "Sources" / "MemoryPressureFormats" / "ShippedPolicies.swift"
 ORDER = [
     "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi", "linux-oom",
-    "earlyoom", "earlyoom-zram", "lru", "relaunch-aware", "predictive",
+    "earlyoom", "earlyoom-zram", "systemd-oomd", "lru", "relaunch-aware", "predictive",
 ]
 
 

@@ -46,6 +46,14 @@ extension Policy {
             if band.killUntil != nil && band.killBelow == nil {
                 problem(path, "\"killUntil\" needs \"killBelow\" (where the band's kills start)")
             }
+            if let floor = band.minimumSwapPercent {
+                if !(0...100 ~= floor) { problem(path + ".minimumSwapPercent", "expected 0...100 % of swap, found \(floor)") }
+                if compression?.mechanism.isSwap != true {
+                    problem(
+                        path + ".minimumSwapPercent",
+                        "\"minimumSwapPercent\" needs a \"compression\" section that swaps (mechanism zram, swap or zswap)")
+                }
+            }
             if let start = band.killBelow, let stop = band.killUntil, case .fixed(let low) = start,
                 case .fixed(let high) = stop, MemoryAmount.compare(high, low) == .less
             {

@@ -261,6 +261,11 @@ public struct Band: Sendable, Hashable {
     public var killUntil: ScaledAmount?
     /// How apps that the band's order ranks equal are ordered (`nil`: ``TieRule/default(for:)``).
     public var ties: TieRule?
+    /// Apps of the band with at most this percentage of the swap device's size in swap are never
+    /// killed from it (`nil`: no such floor): systemd-oomd's `oomd_kill_by_swap_usage()` skips
+    /// cgroups whose swap is at most `THRESHOLD_SWAP_USED_PERCENT` (5) of swap total. Needs a
+    /// policy that swaps (``MemoryCompression/Mechanism/isSwap``).
+    public var minimumSwapPercent: Double?
 
     /// A band.
     ///
@@ -268,7 +273,7 @@ public struct Band: Sendable, Hashable {
     public init(
         name: String, matches: [AppMatch], order: BandOrder, reason: String, slotsByOomScoreAdj: Bool = false,
         killableFrom: PressureLevel? = nil, slotsByPriority: Bool = false, killBelow: ScaledAmount? = nil,
-        killUntil: ScaledAmount? = nil, ties: TieRule? = nil
+        killUntil: ScaledAmount? = nil, ties: TieRule? = nil, minimumSwapPercent: Double? = nil
     ) {
         self.name = name
         self.matches = matches
@@ -280,6 +285,7 @@ public struct Band: Sendable, Hashable {
         self.killBelow = killBelow
         self.killUntil = killUntil
         self.ties = ties
+        self.minimumSwapPercent = minimumSwapPercent
     }
 
     /// The tie rule in force: ``ties`` or the default of the band's order.
@@ -317,7 +323,7 @@ public enum TieRule: String, Sendable, Hashable, CaseIterable {
         case .badness: .lastAppeared
         case .oomScore: .firstAppeared
         case .largestFirst, .leastRecentlyUsed, .firstInFirstOut, .expectedRelaunchCost, .predictedReuse,
-            .externalScore:
+            .externalScore, .swapUsage:
             .id
         }
     }
@@ -337,6 +343,10 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
     /// The highest `/proc/<pid>/oom_score` (`(1000 + badness × 1000 / total) × 2 / 3`) plus name
     /// preferences first, ties to the largest footprint (earlyoom).
     case oomScore
+    /// The app with the most memory in swap first (zram's, a swap file's or zswap's pages, and a
+    /// live source's swap): systemd-oomd's `compare_swap_usage()` (src/oom/oomd-util.h), which
+    /// sorts the candidate cgroups by `memory.swap.current`.
+    case swapUsage
     /// The app whose loss is expected to cost the user least relaunch wait per byte it frees
     /// first: P(reopened soon) × (cold launch − warm resume time) / footprint, with P learnt online
     /// from the app's own past opens (``RelaunchModel``). Not a copy of any shipped killer.
@@ -354,7 +364,10 @@ public enum BandOrder: String, Sendable, Hashable, CaseIterable {
 
     /// The orders a policy file may name (every one but ``externalScore``).
     public static var allCases: [BandOrder] {
-        [.largestFirst, .leastRecentlyUsed, .firstInFirstOut, .badness, .oomScore, .expectedRelaunchCost, .predictedReuse]
+        [
+            .largestFirst, .leastRecentlyUsed, .firstInFirstOut, .badness, .oomScore, .swapUsage, .expectedRelaunchCost,
+            .predictedReuse,
+        ]
     }
 }
 

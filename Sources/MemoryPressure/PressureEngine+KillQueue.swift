@@ -75,6 +75,8 @@ extension PressureEngine {
                 bytes: apps[index].footprint, extraShift: extraShift &+ Int64(Self.scoreBits),
                 mask: mask >> Self.scoreBits)
             return score << (bits &- Self.scoreBits) | rss
+        case .swapUsage:
+            return clampedValue(bytes: swapUsage(of: index), extraShift: extraShift, mask: mask)
         case .leastRecentlyUsed:
             let age = (Self.recencyOrigin - apps[cold: index].lastFrontmost) * 1000
             return age <= 0 ? 0 : Swift.min(UInt64(age) >> UInt64(extraShift), mask)
@@ -166,6 +168,13 @@ extension PressureEngine {
         let score = KernelOOMFormula.oomScore(
             points: badnessPages(of: index), totalPages: badnessTotal / Self.pageSize)
         return Int(score) &+ Int(apps[index].preference)
+    }
+
+    /// App `index`'s memory in swap: its pages in the policy's zram, swap file or zswap, and the
+    /// swap a live source reported (systemd-oomd reads the cgroup's `memory.swap.current`).
+    @inline(__always)
+    func swapUsage(of index: Int) -> Int64 {
+        swapBytes(of: index) &+ poolSwapEntries(of: index)
     }
 
     /// The name-preference score of app `index` as bytes (score × total / 1000), like an adj.
@@ -279,7 +288,9 @@ struct BandInfo {
         lastAppearedWins = ties == .lastAppeared
         resolvesTiesOnRead = ties == .id || ties == .newestInBand || ties == .oldestInBand
         switch band.order {
-        case .largestFirst, .badness, .oomScore, .expectedRelaunchCost: dependsOnFootprint = true
+        // A swap-usage key moves with each compression and decompression, which change the
+        // footprint too (and re-key the app through it).
+        case .largestFirst, .badness, .oomScore, .swapUsage, .expectedRelaunchCost: dependsOnFootprint = true
         // Scored keys change only when the band is re-scored, before a victim is chosen.
         case .leastRecentlyUsed, .firstInFirstOut, .predictedReuse, .externalScore: dependsOnFootprint = false
         }

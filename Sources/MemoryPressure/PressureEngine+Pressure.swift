@@ -257,7 +257,7 @@ extension PressureEngine {
                 ? ruleKills && !(band.killableFrom.map { level < $0 } ?? false)
                 : bandMayKill(bandIndex, free: free, started: started[bandIndex])
             let spared =
-                !bandKills
+                !bandKills || swapUsage(of: index) <= bandSwapFloor[bandIndex]
                 || (apps[index].state.isForeground && policy.kills.foregroundNeedsIgnoredWarnings
                     && foregroundIgnored != 0b11)
             if spared {

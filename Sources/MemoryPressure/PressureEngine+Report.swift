@@ -128,6 +128,8 @@ extension PressureEngine {
             reason += ": \(badnessPages(of: index)) pages"
         case .oomScore:
             reason = "oom_score \(oomScore(of: index))"
+        case .swapUsage:
+            reason += ": \(Bytes(swapUsage(of: index)).formatted) in swap"
         case .expectedRelaunchCost:
             let model = policy.relaunch
             let uses = Math.exp(apps[cold: index].useLog - model.decayRate * now)
@@ -148,6 +150,11 @@ extension PressureEngine {
         // as `policy show` writes it out, is no restriction of its own).
         if let from = band.killableFrom, from > policy.kills.startLevel, Swift.max(level, levelForFreeMemory) < from {
             reason += "; killable only at \(from.name) pressure"
+        }
+        // A band with a swap floor says so for an app at or under it (systemd-oomd skips it).
+        let floor = bandSwapFloor[Int(app.bands[app.state])]
+        if floor >= 0 && swapUsage(of: index) <= floor {
+            reason += "; not killed: at most \(Bytes(floor).formatted) in swap"
         }
         // A band with its own start point says where it is, when free memory is not there yet.
         let start = bandKillBelow[Int(app.bands[app.state])]

@@ -104,6 +104,10 @@ public final class PressureEngine {
     let badnessTotal: Int64
     /// Each band's own start and stop points (exclusive bounds; `.min`: the band follows the kill rule).
     let bandKillBelow: [Int64]
+    /// Each band's swap floor in bytes (``Band/minimumSwapPercent`` of ``swapTotal``, as
+    /// systemd-oomd computes it): an app with at most this much in swap is not killed from the
+    /// band. −1 where the band has none.
+    let bandSwapFloor: [Int64]
     let bandKillUntil: [Int64]
     /// The highest own start point of any band (`.min`: none), so the pressure check sees it.
     let bandKillTrigger: Int64
@@ -279,6 +283,10 @@ public final class PressureEngine {
             }
         hasSwapConditions = swapBelow.contains { $0 != .max }
         bandKillBelow = policy.bands.map { $0.killBelow.map { $0.resolved(on: device).value &+ inclusive } ?? .min }
+        // systemd-oomd: threshold = swap_total * THRESHOLD_SWAP_USED_PERCENT / 100, in integers.
+        bandSwapFloor = policy.bands.map { band in
+            band.minimumSwapPercent.map { Int64((Double(swapTotal) * $0 / 100).rounded(.down)) } ?? -1
+        }
         bandKillUntil = policy.bands.map { band in
             guard let start = band.killBelow else { return .min }
             return (band.killUntil ?? start).resolved(on: device).value &+ inclusive

@@ -42,6 +42,8 @@ extension Policy {
 final class PolicyLoader {
     let file: String
     var problems: [InputError] = []
+    /// The error of each band with a swap floor, reported if the policy does not swap.
+    var swapFloorErrors: [InputError] = []
 
     init(file: String) {
         self.file = file
@@ -119,6 +121,7 @@ final class PolicyLoader {
             try document.optionalObject("psi").map { (object) throws(InputError) in try self.psi(object) }
         }
         attempt { () throws(InputError) in try document.finish() }
+        if let compression, compression?.mechanism.isSwap != true { problems += swapFloorErrors }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
             let preferences, let limits, let relaunch, let prediction, let compression, let psi
@@ -524,7 +527,7 @@ final class PolicyLoader {
                     throw object.error(
                         "order externalScore is set in code only (the engine's host supplies the scores); "
                             + "expected largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, "
-                            + "expectedRelaunchCost or predictedReuse")
+                            + "swapUsage, expectedRelaunchCost or predictedReuse")
                 }
                 let reason = try nonEmptyString(object, "reason")
                 let slots = try object.optionalBool("slotsByOomScoreAdj") ?? false
@@ -550,11 +553,19 @@ final class PolicyLoader {
                     throw object.error("expected \"killUntil\" (\(stop)) at or above \"killBelow\" (\(start))")
                 }
                 let ties = try object.optionalEnum("ties", TieRule.self)
+                let minimumSwap = try object.optionalNumber("minimumSwapPercent", in: 0...100, unit: "% of swap")
+                if minimumSwap != nil {
+                    // Checked against the compression section once it is read (`load`).
+                    swapFloorErrors.append(
+                        object.error(
+                            "\"minimumSwapPercent\" needs a \"compression\" section that swaps (mechanism zram, swap or zswap)"
+                        ))
+                }
                 try object.finish()
                 return Band(
                     name: name, matches: matches, order: order, reason: reason, slotsByOomScoreAdj: slots,
                     killableFrom: killableFrom, slotsByPriority: prioritySlots, killBelow: killBelow,
-                    killUntil: killUntil, ties: ties)
+                    killUntil: killUntil, ties: ties, minimumSwapPercent: minimumSwap)
             }
             if let band { bands.append(band) } else { failed = true }
         }

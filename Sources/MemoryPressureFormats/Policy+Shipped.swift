@@ -4,7 +4,7 @@ extension Policy {
     /// The names of the policies shipped with the package (`policies/*.yaml`), default first.
     public static let shippedNames = [
         "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi", "linux-oom",
-        "earlyoom", "earlyoom-zram", "lru", "relaunch-aware", "predictive",
+        "earlyoom", "earlyoom-zram", "systemd-oomd", "lru", "relaunch-aware", "predictive",
     ]
 
     /// The shipped policy named `name`, parsed from the text compiled into the library.

@@ -52,6 +52,7 @@ public enum PolicyYAML {
                 out += "    killableFrom: \((band.killableFrom ?? policy.kills.startLevel).name)\n"
             }
             out += "    ties: \(band.effectiveTies.rawValue)\n"
+            if let floor = band.minimumSwapPercent { out += "    minimumSwapPercent: \(number(floor))\n" }
         }
         out += "\nprotect:" + (policy.protections.isEmpty ? " []\n" : "\n")
         for protection in policy.protections {

@@ -882,6 +882,80 @@ compression:                      # swap on zram (zram-generator), filled by ksw
   refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from storage
 
 """#,
+        "systemd-oomd": #"""
+# systemd-oomd — systemd's userspace OOM killer (systemd 252, src/oom/) with its distribution
+# defaults, over swap on zram as Fedora Workstation ships it (systemd-oomd enabled by default since
+# Fedora 34, swap on zram since Fedora 33). Its swap rule, which acts on the whole system:
+#
+# Sources (systemd v252.39, Debian's systemd_252.39.orig.tar.gz; the defaults from Debian 12's
+# systemd-oomd package, 252.39-1~deb12u2):
+# - usr/lib/systemd/system/-.slice.d/10-oomd-root-slice-defaults.conf: `ManagedOOMSwap=kill` on
+#   the root slice, so every leaf cgroup (each app's scope) is a candidate; oomd.conf's default
+#   `SwapUsedLimit=90%` (src/oom/oomd-manager.h: DEFAULT_SWAP_USED_LIMIT_PERCENT 90).
+# - src/oom/oomd-manager.c monitor_swap_contexts_handler(), every SWAP_INTERVAL_USEC (0.15 s):
+#   it acts when oomd_mem_available_below(10000 − 9000 permyriad) AND oomd_swap_free_below(10000 −
+#   9000) — available memory under 10 % of memory AND free swap under 10 % of swap (both strict
+#   `<` in src/oom/oomd-util.c; at-or-below here, a difference of one byte) — and kills one
+#   cgroup; the next check, 0.15 s later, kills again while both still hold: kills go on until
+#   memory or swap is above 10 % (`target: 10%` with the swap condition).
+# - src/oom/oomd-util.c oomd_kill_by_swap_usage(): candidates sorted by compare_swap_usage()
+#   (src/oom/oomd-util.h: the largest memory.swap.current first; `order: swapUsage`), skipping
+#   every cgroup whose swap is at most THRESHOLD_SWAP_USED_PERCENT (5) of swap total
+#   (`minimumSwapPercent: 5`): with none above it, nothing is killed. qsort() leaves equal swap in
+#   no stated order (ties: id). oomd_cgroup_kill() sends SIGKILL to the whole cgroup: no notice.
+# - oomd knows nothing of oom_score_adj or of a foreground app: nothing is protected.
+#
+# Not modelled: the memory-pressure rule (user@.service.d/10-oomd-user-service-defaults.conf:
+# `ManagedOOMMemoryPressure=kill`, `ManagedOOMMemoryPressureLimit=50%`; oomd.conf.d
+# `DefaultMemoryPressureDurationSec=20s`: monitor_memory_pressure_contexts_handler() kills the
+# descendant with the highest pgscan rate once the user slice's PSI `full avg10` stays above 50 %
+# for 20 s with reclaim in the last 30 s) — the simulator's stall is an lmkd-style one-second
+# window (docs/compression.md), not a kernel running average; ManagedOOMPreference (avoid/omit
+# xattrs); the kernel's OOM killer, which acts when oomd finds no candidate above the floor; the
+# 15 s post-kill delay of the pressure rule.
+#
+# Assumptions (stated, not measured; the same as earlyoom-zram's, docs/compression.md): zram of
+# half the memory, ratio 2, 60 % of an app's base memory anonymous and 30 % clean file pages,
+# 2 ms of CPU per MiB to compress, 1 ms per MiB to decompress, 4 ms per MiB to read file pages
+# back. Only suspended (idle) apps are swapped out: the engine never compresses an executing app.
+name: systemd-oomd
+summary: "systemd-oomd over swap on zram (Fedora's desktop default since Fedora 34): below 10 % available memory and 10 % free swap, SIGKILL the app with the most swap, if it holds over 5 % of swap"
+comparison: atOrBelow
+
+thresholds:
+  urgent: { enter: 10%, clear: 10%, swapFree: 10% }   # SwapUsedLimit=90%: memory and swap both
+
+kill:
+  startLevel: urgent
+  target: 10%
+  notices: { urgent: none }   # SIGKILL to the cgroup
+
+bands:
+  - name: all
+    match: { states: [active, inactive, background, suspended] }
+    order: swapUsage
+    minimumSwapPercent: 5         # THRESHOLD_SWAP_USED_PERCENT
+    ties: id
+    reason: most swap
+
+protect: []
+
+preferences: []
+
+compression:                      # swap on zram (zram-generator), filled by kswapd
+  mechanism: zram
+  match: { states: [suspended] }
+  capacity: 50%                    # zram-size = min(ram / 2, 4096 MiB): 50 % up to 8 GiB of memory
+  ratio: 2                         # assumption
+  compressible: 0.6                # assumption: the anonymous share of base memory
+  fileBacked: 0.3                  # assumption: clean file pages dropped by reclaim
+  startBelow: lowWatermark         # kswapd wakes
+  stopAt: highWatermark            # and stops
+  compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
+  decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
+  refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from storage
+
+"""#,
         "lru": #"""
 # lru — a naive baseline: the least recently used suspended app dies first, whatever its size.
 #

@@ -509,7 +509,7 @@ struct TieAndAssumptionTests {
             "ios4": [.id, .id, .id], "lru": [.id, .id, .id], "relaunch-aware": [.id, .id, .id],
             "predictive": [.id, .id, .id],
             "linux-oom": [.lastAppeared],
-            "earlyoom": [.firstAppeared], "earlyoom-zram": [.firstAppeared],
+            "earlyoom": [.firstAppeared], "earlyoom-zram": [.firstAppeared], "systemd-oomd": [.id],
             "jetsam": [.id, .id, .oldestInBand, .id], "jetsam-compressor": [.id, .id, .oldestInBand, .id],
             "android-lmkd": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
             "android-lmkd-zram": [.id, .id, .id, .id, .newestInBand, .newestInBand, .newestInBand],
@@ -531,6 +531,10 @@ struct TieAndAssumptionTests {
             ],
             "android-lmkd-zram": ["zram_drv.c", "proc_get_heaviest", "kswapd"],
             "earlyoom-zram": ["SwapOnZRAM", "lowmem_sig", "MM_SWAPENTS"],
+            "systemd-oomd": [
+                "monitor_swap_contexts_handler", "oomd_kill_by_swap_usage", "compare_swap_usage",
+                "THRESHOLD_SWAP_USED_PERCENT", "10-oomd-root-slice-defaults.conf",
+            ],
             "android-lmkd-psi": [
                 "mp_event_psi", "PRESSURE_AFTER_KILL", "NOT_RESPONDING", "LOW_SWAP_AND_THRASHING", "LOW_MEM_AND_SWAP",
                 "LOW_MEM_AND_THRASHING", "DIRECT_RECL_AND_THRASHING", "get_lowest_watermark",

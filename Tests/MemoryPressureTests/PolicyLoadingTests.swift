@@ -105,7 +105,7 @@ struct ShippedPolicyTests {
         #expect(
             Policy.shippedNames == [
                 "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi",
-                "linux-oom", "earlyoom", "earlyoom-zram", "lru", "relaunch-aware", "predictive",
+                "linux-oom", "earlyoom", "earlyoom-zram", "systemd-oomd", "lru", "relaunch-aware", "predictive",
             ])
         #expect(Policy.ios4 == (try Policy.shipped("ios4")))
         #expect(Policy.shippedSource("nonesuch") == nil)
@@ -229,7 +229,7 @@ struct PolicyLoadingErrorTests {
             "expected true or false, found the number 3")
         expectOne(
             inserting(["    order: biggest"], before: 12), 12, 12, "bands[0].order",
-            "expected one of largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, expectedRelaunchCost, predictedReuse, found the string \"biggest\""
+            "expected one of largestFirst, leastRecentlyUsed, firstInFirstOut, badness, oomScore, swapUsage, expectedRelaunchCost, predictedReuse, found the string \"biggest\""
         )
         expectOne(
             inserting(["warn: { warning: everyone }"], before: 5), 5, 18, "warn.warning",

@@ -406,7 +406,7 @@ struct PolicyCommandTests {
                 "\(path):5:11: thresholds.urgent: threshold out of order: urgent is entered below 15% free, expected less than warning's 10% (a higher level needs less free memory)",
                 "\(path):6:13: thresholds.critical: expected \"clear\" (5%) above \"enter\" (5%): a level is left only above where it is entered",
                 "\(path):9:11: kill.target: expected a size such as 40MiB or a percentage from 0% to 100%, found the string \"lots\"",
-                "\(path):14:5: bands[0]: unknown key \"colour\"; expected name, match, order, reason, slotsByOomScoreAdj, killableFrom, slotsByPriority, killBelow, killUntil, ties",
+                "\(path):14:5: bands[0]: unknown key \"colour\"; expected name, match, order, reason, slotsByOomScoreAdj, killableFrom, slotsByPriority, killBelow, killUntil, ties, minimumSwapPercent",
             ])
     }
 

@@ -139,7 +139,7 @@ struct SimulationCommandTests {
         let document = try Self.withoutTimings(json.standardOutput)
         #expect((document["samples"] as? [String]) == ["1", "2"])
         #expect(document["baseline"] as? String != nil)
-        #expect((document["policies"] as? [NSDictionary])?.count == 13)  // twelve shipped policies and the oracle
+        #expect((document["policies"] as? [NSDictionary])?.count == 14)  // thirteen shipped policies and the oracle
         // Sequential (one job) and parallel runs give the same figures.
         let sequential = try runMempressure(base + ["--format", "json", "--jobs", "1"])
         #expect(try Self.withoutTimings(sequential.standardOutput) == document)
