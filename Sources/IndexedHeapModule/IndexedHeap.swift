@@ -225,7 +225,24 @@ extension IndexedHeap {
     /// - Complexity: O(log n) comparisons; O(1) if the element does not have to move.
     @inlinable
     public mutating func update(_ handle: Handle, to priority: Priority) {
+        _update(at: _position(of: handle), slot: handle._slot, to: priority)
+    }
+
+    /// Changes the priority of the element `handle` refers to into `transform` of its current
+    /// priority: one lookup of the element where reading ``priority(of:)`` and then calling
+    /// ``update(_:to:)`` make two.
+    ///
+    /// - Precondition: `handle` refers to an element in this heap (see ``contains(_:)``).
+    /// - Complexity: O(log n) comparisons; O(1) if the element does not have to move.
+    @inlinable @inline(__always)
+    public mutating func update(_ handle: Handle, with transform: (Priority) -> Priority) {
         let position = _position(of: handle)
+        _update(at: position, slot: handle._slot, to: transform(_nodes[position].priority))
+    }
+
+    /// Gives the element at `position`, whose slot is `slot`, the priority `priority`.
+    @inlinable @inline(__always)
+    internal mutating func _update(at position: Int, slot: UInt32, to priority: Priority) {
         let direction = _nodes.withUnsafeBufferPointer { nodes in
             Self._direction(of: priority, at: position, nodes: nodes)
         }
@@ -233,7 +250,7 @@ extension IndexedHeap {
             // The common case for small changes: one store, the position table is untouched.
             _nodes[position].priority = priority
         } else {
-            _move(_Node(priority: priority, slot: handle._slot), from: position, direction: direction)
+            _move(_Node(priority: priority, slot: slot), from: position, direction: direction)
         }
         _checkInvariants()
     }

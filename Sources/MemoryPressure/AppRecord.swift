@@ -109,27 +109,33 @@ struct AppExtras {
 }
 
 /// An app's band index for each of the five states, in 5 bytes.
+///
+/// A read is a shift and a select, with no jump table: it is on every footprint change's path.
 struct BandTable: Sendable {
     static let none: UInt8 = .max
-    private var storage: (UInt8, UInt8, UInt8, UInt8, UInt8) = (.max, .max, .max, .max, .max)
+    /// The bands of `notRunning`, `inactive`, `active` and `background`, a byte each from the lowest.
+    private var executingOrNot: UInt32 = .max
+    /// The band of `suspended`.
+    private var suspended: UInt8 = .max
+
+    /// The bit position of `state`'s byte in ``executingOrNot`` (32 for `suspended`, kept apart):
+    /// 8 × the state's ordinal, which is the enum's stored tag (``AppState/ordinal``).
+    @inline(__always)
+    private static func shift(of state: AppState) -> UInt32 {
+        UInt32(state.ordinal) &* 8
+    }
 
     subscript(state: AppState) -> UInt8 {
-        get {
-            switch state {
-            case .notRunning: storage.0
-            case .inactive: storage.1
-            case .active: storage.2
-            case .background: storage.3
-            case .suspended: storage.4
-            }
+        @inline(__always) get {
+            let shift = Self.shift(of: state)
+            return shift == 32 ? suspended : UInt8(truncatingIfNeeded: executingOrNot >> (shift & 31))
         }
         set {
-            switch state {
-            case .notRunning: storage.0 = newValue
-            case .inactive: storage.1 = newValue
-            case .active: storage.2 = newValue
-            case .background: storage.3 = newValue
-            case .suspended: storage.4 = newValue
+            let shift = Self.shift(of: state)
+            if shift == 32 {
+                suspended = newValue
+            } else {
+                executingOrNot = executingOrNot & ~(0xFF << shift) | UInt32(newValue) << shift
             }
         }
     }

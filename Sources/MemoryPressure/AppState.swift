@@ -11,6 +11,12 @@ public enum AppState: String, Sendable, CaseIterable, Codable {
     /// In memory but not executing: receives no callbacks, not even a warning or its own death.
     case suspended
 
+    /// The state's position in the declaration, 0 (`notRunning`) to 4 (`suspended`): the tag a
+    /// case without payload is stored as, read without a branch. Every engine checks it against
+    /// `allCases` in debug builds (``PressureEngine/init(device:policy:)``).
+    @inline(__always)
+    var ordinal: UInt8 { unsafeBitCast(self, to: UInt8.self) }
+
     /// Whether the app is in memory (every state but ``notRunning``).
     @inline(__always)
     public var isResident: Bool { self != .notRunning }

@@ -83,14 +83,16 @@ extension PressureEngine {
     }
 
     /// The footprint change shared by actions and references; checks before it changes anything.
+    @inline(__always)
     func changeFootprint(of index: Int, by delta: Int64, purgeable: Bool) throws(EngineError) {
         guard apps[index].state.isExecuting else { throw .notRunning(apps[cold: index].id) }
         let held = purgeable ? apps[index].purgeable : apps[index].base
         guard delta >= -held else {
             throw .freesMoreThanHeld(apps[cold: index].id, requested: Bytes(-delta), held: Bytes(held))
         }
-        try checkGrowth(of: index, by: delta)
+        let footprint = apps[index].footprint
+        try checkGrowth(of: index, from: footprint, by: delta)
         if purgeable { apps[index].purgeable &+= delta } else { apps[index].base &+= delta }
-        charge(index, delta)
+        charge(index, delta, footprint: footprint &+ delta)
     }
 }

@@ -252,9 +252,22 @@ extension PressureEngine {
     /// - Complexity: O(log n); O(1) when the key does not depend on the footprint.
     @inline(__always)
     func footprintChanged(_ index: Int) {
+        footprintChanged(index, footprint: apps[index].footprint)
+    }
+
+    /// ``footprintChanged(_:)`` for a caller that has the app's new `footprint` at hand.
+    @inline(__always)
+    func footprintChanged(_ index: Int, footprint: Int64) {
         guard let handle = apps[index].killHandle else { return }
         let band = apps[index].bands[apps[index].state]
-        if bandInfo[Int(band)].dependsOnFootprint {
+        let info = bandInfo[Int(band)]
+        if info.keyIsFootprint && !hasPreferences {
+            // The key's value field is the footprint alone: replace it in the key the queue holds
+            // (its rank and tie-breaker do not move with the footprint), the same key
+            // ``killKey(of:band:)`` would compute.
+            let value = clampedValue(bytes: footprint) << 20
+            killQueue.update(handle) { $0 & ~(Self.valueMask << 20) | value }
+        } else if info.dependsOnFootprint {
             killQueue.update(handle, to: killKey(of: index, band: band))
         }
     }
@@ -272,6 +285,9 @@ struct BandInfo {
     var slotsByPriority: Bool
     /// Whether the key moves when the footprint does.
     var dependsOnFootprint: Bool
+    /// Whether the key's value field is the footprint alone (largest first, no slots), so that a
+    /// footprint change rewrites only that field when the policy has no name preferences.
+    var keyIsFootprint: Bool
     /// Whether the tie-breaker favours the app that appeared last.
     var lastAppearedWins: Bool
     /// Whether equal keys are ordered when the queue is read (tie rules `id`, `newestInBand`, `oldestInBand`).
@@ -287,6 +303,7 @@ struct BandInfo {
         ties = band.effectiveTies
         lastAppearedWins = ties == .lastAppeared
         resolvesTiesOnRead = ties == .id || ties == .newestInBand || ties == .oldestInBand
+        keyIsFootprint = band.order == .largestFirst && !isSlotted
         switch band.order {
         // A swap-usage key moves with each compression and decompression, which change the
         // footprint too (and re-key the app through it).

@@ -417,9 +417,16 @@ extension PressureEngine {
     /// Charges `delta` bytes to app `index` (whose parts were already changed by the caller).
     @inline(__always)
     func charge(_ index: Int, _ delta: Int64) {
+        charge(index, delta, footprint: apps[index].footprint)
+    }
+
+    /// ``charge(_:_:)`` for a caller that has the app's new `footprint` at hand (reading it back
+    /// right after storing a part of it would wait for the store).
+    @inline(__always)
+    func charge(_ index: Int, _ delta: Int64, footprint: Int64) {
         accountant.charge(delta)
         if apps[index].flags.contains(.hasLimit) { checkLimit(index) }
-        footprintChanged(index)
+        footprintChanged(index, footprint: footprint)
     }
 
     /// Compares app `index` with the memory limit of its state: over a limit it moves to the
@@ -427,7 +434,10 @@ extension PressureEngine {
     func checkLimit(_ index: Int) {
         let limit = currentLimit(of: index)
         let isOver = apps[index].state.isResident && limit != 0 && apps[index].footprint > limit
-        if isOver && extras(index).limitIsFatal && !limitViolators.contains(index) { limitViolators.append(index) }
+        if isOver && extras(index).limitIsFatal && !limitViolators.contains(index) {
+            limitViolators.append(index)
+            mayHaveLimitViolators = true
+        }
         if isOver != apps[index].flags.contains(.isOverLimit) {
             if isOver { apps[index].flags.insert(.isOverLimit) } else { apps[index].flags.remove(.isOverLimit) }
             syncKillQueue(index)

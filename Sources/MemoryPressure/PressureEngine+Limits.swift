@@ -17,10 +17,15 @@ extension PressureEngine {
     /// - Complexity: O(1)
     @inline(__always)
     func checkGrowth(of index: Int, by delta: Int64) throws(EngineError) {
+        try checkGrowth(of: index, from: apps[index].footprint, by: delta)
+    }
+
+    /// ``checkGrowth(of:by:)`` for a caller that has the app's `footprint` at hand.
+    @inline(__always)
+    func checkGrowth(of index: Int, from footprint: Int64, by delta: Int64) throws(EngineError) {
         guard delta > 0 else { return }
         // The common case in two comparisons, without copying the id to a call that only uses
         // it to word an error (this is every footprint change's path).
-        let footprint = apps[index].footprint
         if delta <= Self.maximumFootprint.value &- footprint,
             delta <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value
         {

@@ -100,8 +100,7 @@ extension PressureEngine {
     @inline(__always)
     var needsPressureEvaluation: Bool {
         let free = accountant.free.value
-        return !limitViolators.isEmpty || free < riseBelow || free > fallAbove
-            || (level >= policy.kills.startLevel && free < killTarget) || free < bandKillTrigger
+        return mayHaveLimitViolators || free < evaluateBelow || free > fallAbove
             || (hasCompression && (compressionIsDue || compressorIsShort || compressorIsThrashing)) || pressureStallNeedsEvaluation
     }
 
@@ -116,6 +115,7 @@ extension PressureEngine {
         }
         riseBelow = rise
         fallAbove = level == .normal ? .max : (swapAllows(level) ? clearAbove[level.rawValue] : .min)
+        evaluateBelow = Swift.max(rise, bandKillTrigger, level >= policy.kills.startLevel ? killTarget : .min)
     }
 
     /// Delivers the warning of `level` to the policy's audience, in a fixed order (the foreground
@@ -281,6 +281,8 @@ extension PressureEngine {
 
     /// Kills every app that crossed a fatal memory limit during the action and is still over it.
     private func killLimitViolators() {
+        guard mayHaveLimitViolators else { return }
+        mayHaveLimitViolators = false
         guard !limitViolators.isEmpty else { return }
         let violators = limitViolators
         limitViolators = []

@@ -89,7 +89,7 @@ extension PressureEngine {
         if reuse != nil { reuse!.forget(index) }
         if !limitViolators.isEmpty { limitViolators.removeAll { $0 == index } }
         apps[index].flags = [.isReclaimed]
-        if generations.isEmpty { generations = Array(repeating: 0, count: apps.count) }
+        if generations.isEmpty { generations = ContiguousArray(repeating: 0, count: apps.count) }
         generations[index] &+= 1
         freeSlots.append(slot)
     }

@@ -78,6 +78,10 @@ public final class PressureEngine {
     /// Apps that crossed a fatal memory limit during the current action, killed before pressure is evaluated.
     @exclusivity(unchecked)
     var limitViolators: [Int] = []
+    /// Set when an app joins ``limitViolators``, cleared when they are killed: what every
+    /// footprint change's pressure check reads instead of the array (one byte, no call).
+    @exclusivity(unchecked)
+    var mayHaveLimitViolators = false
 
     /// Free memory below which a higher level than the current one is entered.
     @exclusivity(unchecked)
@@ -85,6 +89,10 @@ public final class PressureEngine {
     /// Free memory above which the current level is left (`.max` at normal).
     @exclusivity(unchecked)
     var fallAbove: Int64 = .max
+    /// Free memory below which an action must evaluate pressure: the highest of ``riseBelow``,
+    /// the kill target (at or above the kill rule's start level) and the bands' own start points.
+    @exclusivity(unchecked)
+    var evaluateBelow: Int64 = .min
 
     /// Resolved thresholds, in bytes of free memory, indexed by level (index 0 unused). Every
     /// "below" bound is exclusive: under ``ThresholdComparison/atOrBelow`` it is the policy's
@@ -234,7 +242,7 @@ public final class PressureEngine {
     /// retains ended apps — the default — pays no memory for it (Benchmarks/README.md, "Engine
     /// memory per tracked app"); read it through ``generation(ofSlot:)``.
     @exclusivity(unchecked)
-    var generations: [UInt64] = []
+    var generations: ContiguousArray<UInt64> = []
     var delegates: [Int32: any ApplicationDelegate] = [:]
     var viewDelegates: [ViewKey: any ViewControllerDelegate] = [:]
     var observers: [Int32: [(serial: Int, handler: (Int) -> MemoryWarningResponse)]] = [:]
@@ -251,6 +259,9 @@ public final class PressureEngine {
     ///   (``Policy/validate()``), ``EngineError/invalidPattern(_:)`` if a pattern does not compile.
     /// - Complexity: O(size of the policy)
     public init(device: Device, policy: Policy) throws(EngineError) {
+        assert(
+            AppState.allCases.enumerated().allSatisfy { Int($0.element.ordinal) == $0.offset },
+            "AppState.ordinal is not the declaration order: BandTable would read the wrong band")
         do throws(PolicyErrors) {
             try policy.validate()
         } catch {
