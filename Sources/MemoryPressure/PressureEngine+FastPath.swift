@@ -57,20 +57,7 @@ extension PressureEngine {
     ) throws(EngineError) {
         guard isCurrent(reference) else { throw .staleReference(reference) }
         if mutationDepth > 0 {
-            // Deferred: applied after the current mutation, if the reference is still current then.
-            let id = apps[cold: reference.index].id
-            let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
-            let action: Action =
-                delta.value >= 0
-                ? .allocate(app: id, bytes: bytes, purgeable: purgeable) : .free(app: id, bytes: bytes, purgeable: purgeable)
-            deferredWork.append(DeferredWork(action: action, time: time) { engine throws(EngineError) in
-                guard engine.isCurrent(reference) else { throw .staleReference(reference) }
-                guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
-                engine.expireBackgroundTasks(through: time)
-                try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
-                engine.now = time
-                engine.evaluatePressure()
-            })
+            deferFootprintChange(of: reference, by: delta, purgeable: purgeable, at: time)
             return
         }
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
@@ -82,17 +69,55 @@ extension PressureEngine {
         if needsPressureEvaluation { try mutate { () throws(EngineError) in evaluatePressure() } }
     }
 
+    /// Called from inside a callback: the change, deferred as an `allocate` or `free` action
+    /// until the current mutation has finished, applied then if the reference is still current.
+    /// Out of line, so that the common path of ``changeFootprint(of:by:purgeable:at:)`` stays small.
+    @inline(never)
+    private func deferFootprintChange(of reference: AppReference, by delta: Bytes, purgeable: Bool, at time: Double) {
+        let id = apps[cold: reference.index].id
+        let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
+        let action: Action =
+            delta.value >= 0
+            ? .allocate(app: id, bytes: bytes, purgeable: purgeable) : .free(app: id, bytes: bytes, purgeable: purgeable)
+        deferredWork.append(DeferredWork(action: action, time: time) { engine throws(EngineError) in
+            guard engine.isCurrent(reference) else { throw .staleReference(reference) }
+            guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
+            engine.expireBackgroundTasks(through: time)
+            try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
+            engine.now = time
+            engine.evaluatePressure()
+        })
+    }
+
     /// The footprint change shared by actions and references; checks before it changes anything.
+    ///
+    /// The checks are comparisons on the app's record; the errors are worded out of line
+    /// (``footprintChangeError(of:by:purgeable:)``), so the common path stays small.
     @inline(__always)
     func changeFootprint(of index: Int, by delta: Int64, purgeable: Bool) throws(EngineError) {
-        guard apps[index].state.isExecuting else { throw .notRunning(apps[cold: index].id) }
         let held = purgeable ? apps[index].purgeable : apps[index].base
-        guard delta >= -held else {
-            throw .freesMoreThanHeld(apps[cold: index].id, requested: Bytes(-delta), held: Bytes(held))
-        }
         let footprint = apps[index].footprint
-        try checkGrowth(of: index, from: footprint, by: delta)
+        guard apps[index].state.isExecuting, delta >= -held, growthIsAllowed(from: footprint, by: delta) else {
+            throw footprintChangeError(of: index, by: delta, purgeable: purgeable)
+        }
         if purgeable { apps[index].purgeable &+= delta } else { apps[index].base &+= delta }
         charge(index, delta, footprint: footprint &+ delta)
+    }
+
+    /// The error of the first of ``changeFootprint(of:by:purgeable:)``'s checks that app `index`
+    /// fails: it is not executing, it frees more than it holds, or it would pass a size limit.
+    @inline(never)
+    func footprintChangeError(of index: Int, by delta: Int64, purgeable: Bool) -> EngineError {
+        guard apps[index].state.isExecuting else { return .notRunning(apps[cold: index].id) }
+        let held = purgeable ? apps[index].purgeable : apps[index].base
+        guard delta >= -held else {
+            return .freesMoreThanHeld(apps[cold: index].id, requested: Bytes(-delta), held: Bytes(held))
+        }
+        do throws(EngineError) {
+            try checkGrowth(id: apps[cold: index].id, from: apps[index].footprint, by: delta)
+        } catch {
+            return error
+        }
+        preconditionFailure("footprintChangeError(of:by:purgeable:): app \(index) passes every check")
     }
 }

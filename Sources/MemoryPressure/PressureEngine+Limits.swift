@@ -17,21 +17,22 @@ extension PressureEngine {
     /// - Complexity: O(1)
     @inline(__always)
     func checkGrowth(of index: Int, by delta: Int64) throws(EngineError) {
-        try checkGrowth(of: index, from: apps[index].footprint, by: delta)
+        let footprint = apps[index].footprint
+        // The common case in two comparisons, without copying the id to a call that only uses
+        // it to word an error.
+        if growthIsAllowed(from: footprint, by: delta) { return }
+        try checkGrowth(id: apps[cold: index].id, from: footprint, by: delta)
     }
 
-    /// ``checkGrowth(of:by:)`` for a caller that has the app's `footprint` at hand.
+    /// Whether an app of `footprint` bytes may change by `delta` bytes: a shrink always, a growth
+    /// within both limits (every footprint change's path: two comparisons).
+    ///
+    /// - Complexity: O(1)
     @inline(__always)
-    func checkGrowth(of index: Int, from footprint: Int64, by delta: Int64) throws(EngineError) {
-        guard delta > 0 else { return }
-        // The common case in two comparisons, without copying the id to a call that only uses
-        // it to word an error (this is every footprint change's path).
-        if delta <= Self.maximumFootprint.value &- footprint,
-            delta <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value
-        {
-            return
-        }
-        try checkGrowth(id: apps[cold: index].id, from: footprint, by: delta)
+    func growthIsAllowed(from footprint: Int64, by delta: Int64) -> Bool {
+        delta <= 0
+            || (delta <= Self.maximumFootprint.value &- footprint
+                && delta <= Self.maximumTotalFootprint.value &- accountant.totalFootprint.value)
     }
 
     /// Throws unless an app of `footprint` bytes may grow by `delta` bytes within both limits.
