@@ -31,7 +31,8 @@ struct AppTable: RandomAccessCollection {
         /// Room for `capacity` records, each starting on a cache line (64 bytes); a block from here
         /// is given back as raw memory, as it was allocated.
         static func allocateRecords(_ capacity: Int) -> UnsafeMutablePointer<AppRecord> {
-            UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<AppRecord>.stride, alignment: 64)
+            assert(MemoryLayout<AppRecord>.stride == 64, "AppRecord is no longer one cache line")
+            return UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<AppRecord>.stride, alignment: 64)
                 .bindMemory(to: AppRecord.self, capacity: capacity)
         }
 
