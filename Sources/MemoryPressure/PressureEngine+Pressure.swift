@@ -219,8 +219,9 @@ extension PressureEngine {
     /// bands kill while the level is at or above the kill rule's start level (with its free-swap
     /// condition, if any) and free memory is below the rule's target. Passed over, and left
     /// alive: a foreground app that has not ignored both warnings (when the policy says so), apps
-    /// whose band is killable only at a higher level than the current one, and apps whose band
-    /// may not kill at this free memory.
+    /// whose band is killable only at a higher level than the current one, apps whose band
+    /// may not kill at this free memory, and apps at or under their band's swap floor
+    /// (`Band.minimumSwapPercent`).
     private func killUntilTarget() {
         var passedOver: [Int] = []
         var started = [Bool](repeating: false, count: policy.bands.count)
