@@ -840,8 +840,9 @@ preferences: []
 # 4 ms per MiB to read file pages back. Only suspended (idle) apps are swapped out here: the
 # engine never compresses an app that is executing.
 #
-# Not modelled beyond `earlyoom`: swap on disk behind zram, zswap, systemd-oomd (Fedora's default
-# since Fedora 34), earlyoom's own MemAvailable arithmetic.
+# Not modelled beyond `earlyoom`: swap on disk behind zram, zswap (see Examples/policies/), and
+# earlyoom's own MemAvailable arithmetic. systemd-oomd, Fedora's default since Fedora 34, is its own
+# policy (policies/systemd-oomd.yaml).
 name: earlyoom-zram
 summary: "earlyoom over swap on zram (Fedora's desktop default since Fedora 33): idle apps swapped to compressed RAM; earlyoom acts only once memory and zram are both nearly full"
 comparison: atOrBelow
