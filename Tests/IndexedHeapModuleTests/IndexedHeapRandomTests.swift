@@ -8,7 +8,8 @@ import Testing
 struct IndexedHeapRandomTests {
     /// The operations a random sequence draws from, with their relative weights.
     private enum Operation: CaseIterable {
-        case insert, remove, updateUp, updateDown, updateSame, updateRandom, popMax, top, forEachTop, removeAll
+        case insert, remove, updateUp, updateDown, updateSame, updateRandom, updateWith, popMax, top, forEachTop
+        case removeAll
 
         var weight: Int {
             switch self {
@@ -17,6 +18,7 @@ struct IndexedHeapRandomTests {
             case .updateUp, .updateDown: 10
             case .updateSame: 4
             case .updateRandom: 8
+            case .updateWith: 8
             case .popMax: 10
             case .top, .forEachTop: 5
             case .removeAll: 1
@@ -93,6 +95,20 @@ struct IndexedHeapRandomTests {
                 }
                 heap.update(victim, to: new)
                 model.update(victim, to: new)
+            case .updateWith:
+                // update(_:with:) hands the transform the priority the element has now.
+                guard let victim else { continue }
+                let old = model[victim]!
+                let delta = Int(rng.next() % 7) - 3
+                var seen: Int? = nil
+                heap.update(victim) { current in
+                    seen = current
+                    return current + delta
+                }
+                guard check(seen == old, "\(context): update(with:) saw \(String(describing: seen)), model has \(old)") else {
+                    return popped
+                }
+                model.update(victim, to: old + delta)
             case .popMax:
                 let result = heap.popMax()
                 guard let (handle, priority) = result else {
