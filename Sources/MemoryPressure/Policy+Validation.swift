@@ -49,9 +49,7 @@ extension Policy {
             if let floor = band.minimumSwapPercent {
                 if !(0...100 ~= floor) { problem(path + ".minimumSwapPercent", "expected 0...100 % of swap, found \(floor)") }
                 if compression?.mechanism.isSwap != true {
-                    problem(
-                        path + ".minimumSwapPercent",
-                        "\"minimumSwapPercent\" needs a \"compression\" section that swaps (mechanism zram, swap or zswap)")
+                    problem(path + ".minimumSwapPercent", Band.swapFloorNeedsSwap)
                 }
             }
             if let start = band.killBelow, let stop = band.killUntil, case .fixed(let low) = start,

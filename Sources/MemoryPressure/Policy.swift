@@ -267,6 +267,11 @@ public struct Band: Sendable, Hashable {
     /// policy that swaps (``MemoryCompression/Mechanism/isSwap``).
     public var minimumSwapPercent: Double?
 
+    /// Why a band's ``minimumSwapPercent`` is refused under a policy that does not swap: the
+    /// wording the file loader and ``Policy/problems`` share.
+    public static let swapFloorNeedsSwap =
+        "\"minimumSwapPercent\" needs a \"compression\" section that swaps (mechanism zram, swap or zswap)"
+
     /// A band.
     ///
     /// - Complexity: O(1)

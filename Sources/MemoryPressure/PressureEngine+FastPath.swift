@@ -96,12 +96,12 @@ extension PressureEngine {
     @inline(__always)
     func changeFootprint(of index: Int, by delta: Int64, purgeable: Bool) throws(EngineError) {
         let held = purgeable ? apps[index].purgeable : apps[index].base
-        let footprint = apps[index].footprint
-        guard apps[index].state.isExecuting, delta >= -held, growthIsAllowed(from: footprint, by: delta) else {
+        guard apps[index].state.isExecuting, delta >= -held, growthIsAllowed(from: apps[index].footprint, by: delta)
+        else {
             throw footprintChangeError(of: index, by: delta, purgeable: purgeable)
         }
         if purgeable { apps[index].purgeable &+= delta } else { apps[index].base &+= delta }
-        charge(index, delta, footprint: footprint &+ delta)
+        charge(index, delta)
     }
 
     /// The error of the first of ``changeFootprint(of:by:purgeable:)``'s checks that app `index`

@@ -252,12 +252,6 @@ extension PressureEngine {
     /// - Complexity: O(log n); O(1) when the key does not depend on the footprint.
     @inline(__always)
     func footprintChanged(_ index: Int) {
-        footprintChanged(index, footprint: apps[index].footprint)
-    }
-
-    /// ``footprintChanged(_:)`` for a caller that has the app's new `footprint` at hand.
-    @inline(__always)
-    func footprintChanged(_ index: Int, footprint: Int64) {
         guard let handle = apps[index].killHandle else { return }
         let band = apps[index].bands[apps[index].state]
         let info = bandInfo[Int(band)]
@@ -265,7 +259,7 @@ extension PressureEngine {
             // The key's value field is the footprint alone: replace it in the key the queue holds
             // (its rank and tie-breaker do not move with the footprint), the same key
             // ``killKey(of:band:)`` would compute.
-            let value = clampedValue(bytes: footprint) << 20
+            let value = clampedValue(bytes: apps[index].footprint) << 20
             killQueue.update(handle) { $0 & ~(Self.valueMask << 20) | value }
         } else if info.dependsOnFootprint {
             killQueue.update(handle, to: killKey(of: index, band: band))

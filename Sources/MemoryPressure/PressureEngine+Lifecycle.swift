@@ -417,16 +417,9 @@ extension PressureEngine {
     /// Charges `delta` bytes to app `index` (whose parts were already changed by the caller).
     @inline(__always)
     func charge(_ index: Int, _ delta: Int64) {
-        charge(index, delta, footprint: apps[index].footprint)
-    }
-
-    /// ``charge(_:_:)`` for a caller that has the app's new `footprint` at hand (reading it back
-    /// right after storing a part of it would wait for the store).
-    @inline(__always)
-    func charge(_ index: Int, _ delta: Int64, footprint: Int64) {
         accountant.charge(delta)
         if apps[index].flags.contains(.hasLimit) { checkLimit(index) }
-        footprintChanged(index, footprint: footprint)
+        footprintChanged(index)
     }
 
     /// Compares app `index` with the memory limit of its state: over a limit it moves to the

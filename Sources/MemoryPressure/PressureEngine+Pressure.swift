@@ -104,8 +104,8 @@ extension PressureEngine {
             || (hasCompression && (compressionIsDue || compressorIsShort || compressorIsThrashing)) || pressureStallNeedsEvaluation
     }
 
-    /// Recomputes the free-memory bounds between which the current level holds: below
-    /// ``riseBelow`` a higher level is entered, above ``fallAbove`` the level is left.
+    /// Recomputes the free-memory bounds of the current level: below ``evaluateBelow`` a higher
+    /// level may be entered (or a kill is due), above ``fallAbove`` the level is left.
     /// A level whose free-swap condition fails cannot be entered, and the current level is left
     /// at the next check if its condition fails.
     func updateLevelBounds() {
@@ -113,7 +113,6 @@ extension PressureEngine {
         for candidate in PressureLevel.allCases where candidate > level && swapAllows(candidate) {
             rise = Swift.max(rise, enterBelow[candidate.rawValue])
         }
-        riseBelow = rise
         fallAbove = level == .normal ? .max : (swapAllows(level) ? clearAbove[level.rawValue] : .min)
         evaluateBelow = Swift.max(rise, bandKillTrigger, level >= policy.kills.startLevel ? killTarget : .min)
     }

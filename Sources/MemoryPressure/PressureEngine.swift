@@ -83,14 +83,12 @@ public final class PressureEngine {
     @exclusivity(unchecked)
     var mayHaveLimitViolators = false
 
-    /// Free memory below which a higher level than the current one is entered.
-    @exclusivity(unchecked)
-    var riseBelow: Int64 = .min
     /// Free memory above which the current level is left (`.max` at normal).
     @exclusivity(unchecked)
     var fallAbove: Int64 = .max
-    /// Free memory below which an action must evaluate pressure: the highest of ``riseBelow``,
-    /// the kill target (at or above the kill rule's start level) and the bands' own start points.
+    /// Free memory below which an action must evaluate pressure: the highest of the point where
+    /// a higher level than the current one is entered, the kill target (at or above the kill
+    /// rule's start level) and the bands' own start points.
     @exclusivity(unchecked)
     var evaluateBelow: Int64 = .min
 

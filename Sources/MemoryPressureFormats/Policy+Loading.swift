@@ -556,10 +556,7 @@ final class PolicyLoader {
                 let minimumSwap = try object.optionalNumber("minimumSwapPercent", in: 0...100, unit: "% of swap")
                 if minimumSwap != nil {
                     // Checked against the compression section once it is read (`load`).
-                    swapFloorErrors.append(
-                        object.error(
-                            "\"minimumSwapPercent\" needs a \"compression\" section that swaps (mechanism zram, swap or zswap)"
-                        ))
+                    swapFloorErrors.append(object.error(Band.swapFloorNeedsSwap))
                 }
                 try object.finish()
                 return Band(
