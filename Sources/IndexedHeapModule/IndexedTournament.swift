@@ -280,7 +280,24 @@ extension IndexedTournament {
     ///   and fell; then O(16 L) comparisons at most, for L levels.
     @inlinable
     public mutating func update(_ handle: Handle, to priority: UInt64) {
+        _update(handle, slot: _checkedSlot(of: handle), to: priority)
+    }
+
+    /// Changes the priority of the element `handle` refers to into `transform` of its current
+    /// priority: one check of the handle where reading ``priority(of:)`` and then calling
+    /// ``update(_:to:)`` make two.
+    ///
+    /// - Precondition: `handle` refers to an element in this queue (see ``contains(_:)``).
+    /// - Complexity: as ``update(_:to:)``.
+    @inlinable @inline(__always)
+    public mutating func update(_ handle: Handle, with transform: (UInt64) -> UInt64) {
         let slot = _checkedSlot(of: handle)
+        _update(handle, slot: slot, to: transform(_leaves[slot].key))
+    }
+
+    /// Gives the live element `handle`, whose leaf is `slot`, the key `priority`.
+    @inlinable @inline(__always)
+    internal mutating func _update(_ handle: Handle, slot: Int, to priority: UInt64) {
         _leaves[slot].key = priority
         let entry = _Entry(key: priority, slot: handle._slot)
         // The common case, inline: the key neither beats its group's maximum nor was it.

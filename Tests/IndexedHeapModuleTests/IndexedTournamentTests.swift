@@ -83,13 +83,26 @@ struct IndexedTournamentTests {
             } else if draw < 75, let victim {
                 let old = model[victim]!
                 let new: UInt64
+                let throughTransform = rng.next() % 5 == 0
                 switch rng.next() % 4 {
                 case 0: new = adjusted(old, by: 1 + Int64(rng.next() % 3))
                 case 1: new = adjusted(old, by: -1 - Int64(rng.next() % 3))
                 case 2: new = old
                 default: new = randomKey()
                 }
-                queue.update(victim, to: new)
+                if throughTransform {
+                    // update(_:with:) hands the transform the key the element has now.
+                    var seen: UInt64? = nil
+                    queue.update(victim) { current in
+                        seen = current
+                        return new
+                    }
+                    guard check(seen == old, "\(context): update(with:) saw \(String(describing: seen))") else {
+                        return popped
+                    }
+                } else {
+                    queue.update(victim, to: new)
+                }
                 if comparesHeap { heap.update(victim, to: new) }
                 model.update(victim, to: new)
             } else if draw < 87 {

@@ -29,6 +29,11 @@ struct IndexedHeapKillQueue: KillQueue {
         heap.update(handle(app), to: key)
     }
 
+    @inline(__always)
+    mutating func update(app: Int, with transform: (UInt64) -> UInt64) {
+        heap.update(handle(app), with: transform)
+    }
+
     mutating func killHeaviest() -> Int {
         guard let (_, key) = heap.popMax() else { preconditionFailure("no app to kill") }
         return KillKey.app(key)

@@ -61,6 +61,9 @@ protocol KillQueue {
     func key(of app: Int) -> UInt64
     /// Changes the key of a live app (its footprint or its band).
     mutating func update(app: Int, to key: UInt64)
+    /// Changes the key of a live app into `transform` of its current key: a queue whose handles
+    /// support it reads and writes through one lookup, as the engine's footprint path does.
+    mutating func update(app: Int, with transform: (UInt64) -> UInt64)
     /// Removes the app with the highest key and returns its index.
     mutating func killHeaviest() -> Int
     /// Adds app `app` (which must not be live) with `key`.
@@ -70,6 +73,12 @@ protocol KillQueue {
 }
 
 extension KillQueue {
+    /// Reads the key, then writes the new one: two lookups.
+    @inline(__always)
+    mutating func update(app: Int, with transform: (UInt64) -> UInt64) {
+        update(app: app, to: transform(key(of: app)))
+    }
+
     /// Runs `count` operations of `operations` starting at `start` (wrapping around), returns the
     /// next start and a checksum of every victim and report; `onVictim` sees each victim.
     @inline(__always)
@@ -88,14 +97,15 @@ extension KillQueue {
             let app = Int(truncatingIfNeeded: operation.app)
             switch operation.kind {
             case .footprint:
-                let current = key(of: app)
-                let footprint = KillKey.footprint(current)
                 let drift = Int64(bitPattern: operation.value)
-                let drifted = UInt64(
-                    truncatingIfNeeded: Int64(truncatingIfNeeded: footprint) &+ Int64(truncatingIfNeeded: footprint)
-                        / 1000 &* drift)
-                let clamped = Swift.min(Swift.max(drifted, KillKey.minFootprint), KillKey.maxFootprint)
-                update(app: app, to: KillKey.withFootprint(current, clamped))
+                update(app: app) { current in
+                    let footprint = KillKey.footprint(current)
+                    let drifted = UInt64(
+                        truncatingIfNeeded: Int64(truncatingIfNeeded: footprint) &+ Int64(truncatingIfNeeded: footprint)
+                            / 1000 &* drift)
+                    let clamped = Swift.min(Swift.max(drifted, KillKey.minFootprint), KillKey.maxFootprint)
+                    return KillKey.withFootprint(current, clamped)
+                }
             case .band:
                 update(app: app, to: KillKey.withBand(key(of: app), Int(truncatingIfNeeded: operation.value)))
             case .victim:

@@ -31,6 +31,11 @@ struct TournamentKillQueue: KillQueue {
         queue.update(handle(app), to: key)
     }
 
+    @inline(__always)
+    mutating func update(app: Int, with transform: (UInt64) -> UInt64) {
+        queue.update(handle(app), with: transform)
+    }
+
     mutating func killHeaviest() -> Int {
         guard let (_, key) = queue.popMax() else { preconditionFailure("no app to kill") }
         return KillKey.app(key)
