@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension JemallocTests {
-    /// The server example of README.md ("Library", "Tenants on real memory"), verbatim between the
+    /// The server example of docs/library.md ("Tenants on real memory"), verbatim between the
     /// markers, so that it keeps compiling and keeps doing what the README says.
     @Suite struct ServerExampleTests {
         @Test func theReadmeServerExampleWarnsRunningTenantsAndEvictsTheHeaviestIdleOne() throws {
@@ -64,9 +64,9 @@ extension JemallocTests {
                 .split(separator: "\n", omittingEmptySubsequences: false)
             let code = lines.map { $0.hasPrefix("            ") ? $0.dropFirst(12) : $0.drop { $0 == " " } }
                 .joined(separator: "\n")
-            let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
-            let shown = readme.contains("import MemoryPressureJemalloc\n\n" + code + "// log:\n")
-            #expect(shown, "README.md (Library, Tenants on real memory) no longer shows this test's code")
+            let page = try String(contentsOfFile: PackagePaths.path("docs/library.md"), encoding: .utf8)
+            let shown = page.contains("import MemoryPressureJemalloc\n\n" + code + "// log:\n")
+            #expect(shown, "docs/library.md (Tenants on real memory) no longer shows this test's code")
         }
     }
 }

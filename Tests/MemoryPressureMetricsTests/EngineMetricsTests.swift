@@ -224,9 +224,9 @@ struct EngineMetricsTests {
         }
     }
 
-    @Test("the README's Metrics for operators table lists every catalogued metric with its type")
+    @Test("docs/metrics.md's Metrics for operators table lists every catalogued metric with its type")
     func readmeListsCatalog() throws {
-        let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
+        let readme = try String(contentsOfFile: PackagePaths.path("docs/metrics.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "\n## Metrics for operators\n"))
         let rest = readme[start.upperBound...]
         let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
