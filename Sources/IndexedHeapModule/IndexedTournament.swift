@@ -35,10 +35,12 @@
 /// handle to a method that requires a live one traps with a message naming the handle; use
 /// ``contains(_:)`` to test it first.
 ///
-/// The engine's kill queue stays an ``IndexedHeap``: measured side by side on the mixed kill-queue
-/// workload (Benchmarks/README.md, "Mixed kill-queue workload"), this structure is faster with
-/// 100 elements and with a million, and slower with 10,000 and 100,000, where recomputing a
-/// group reads 16 leaves that are not in cache.
+/// The engine's kill queue (``AdaptiveIndexedQueue``) is this structure when it is built from 2^19
+/// apps or more, and an ``IndexedHeap`` otherwise: measured side by side on the mixed kill-queue
+/// workload (Benchmarks/README.md, "Mixed kill-queue workload"), this structure is faster with a
+/// million elements (an update finds its leaf and its group from the handle, one wait for memory
+/// where the heap has two) and slower from 100 to 100,000, where the heap's update is cheaper and
+/// recomputing a group reads 16 leaves.
 ///
 /// The design is a tournament (winner) tree, Knuth, *The Art of Computer Programming* vol. 3,
 /// §5.4.1 ("replacement selection"), with a fan-out of 16 so a group's entries share four cache

@@ -239,7 +239,7 @@ extension PressureEngine {
             keys.append(killKey(of: index, band: band))
             owners.append(Int32(truncatingIfNeeded: index))
         }
-        killQueue = IndexedHeap(keys)
+        killQueue = AdaptiveIndexedQueue(keys, tournamentThreshold: killQueueTournamentThreshold)
         appByKillSlot = owners
         for (slot, owner) in owners.enumerated() {
             apps[Int(owner)].killHandle = killQueue.handle(forIndex: slot)

@@ -1,3 +1,5 @@
+import IndexedHeapModule
+
 /// A moment of a device: its memory and the apps in it (docs/DESIGN.md, "Snapshot"), the input of
 /// `mempressure kill-order`.
 public struct Snapshot: Sendable, Hashable {
@@ -31,11 +33,17 @@ extension PressureEngine {
 
     /// ``init(snapshot:policy:)``; with `bulkLoad` false every app enters the kill queue by its
     /// own insertion, in age order, and the apps are always ordered by age — the load before the
-    /// bulk one, kept so tests can hold the two to the same result.
-    package convenience init(snapshot: Snapshot, policy: Policy, bulkLoad: Bool) throws(EngineError) {
+    /// bulk one, kept so tests can hold the two to the same result. A bulk load of at least
+    /// `tournamentThreshold` apps builds the kill queue as a tournament (tests lower it to hold
+    /// the tournament to the heap's result without a million apps).
+    package convenience init(
+        snapshot: Snapshot, policy: Policy, bulkLoad: Bool,
+        tournamentThreshold: Int = AdaptiveIndexedQueue.tournamentThreshold
+    ) throws(EngineError) {
         try self.init(
             loadingSnapshotOf: snapshot.device, policy: policy, unattributed: snapshot.unattributed,
             expectedApps: snapshot.apps.count)
+        killQueueTournamentThreshold = tournamentThreshold
         // Apps with view caches keep them in `extras`: room for them all at once, rather than a
         // dictionary that doubles (and rehashes) its way up. Swap and page tables are per-slot
         // arrays, made once for every app when any has them.

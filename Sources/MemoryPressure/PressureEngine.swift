@@ -62,7 +62,9 @@ public final class PressureEngine {
 
     /// Killable apps, keyed by band, order value and tie-breaker (see `PressureEngine+KillQueue`).
     @exclusivity(unchecked)
-    var killQueue = IndexedHeap<UInt64>()
+    var killQueue = AdaptiveIndexedQueue()
+    /// How many apps a bulk load needs for the kill queue to be built as a tournament.
+    var killQueueTournamentThreshold = AdaptiveIndexedQueue.tournamentThreshold
     /// The app of each kill-queue handle index.
     @exclusivity(unchecked)
     var appByKillSlot: [Int32] = []

@@ -40,16 +40,23 @@ struct SnapshotBulkLoadTests {
                 let policy = try Policy.shipped(name)
                 let bulk = try PressureEngine(snapshot: snapshot, policy: policy)
                 let oneByOne = try PressureEngine(snapshot: snapshot, policy: policy, bulkLoad: false)
+                // The kill queue built as a tournament, as for a million apps.
+                let tournament = try PressureEngine(
+                    snapshot: snapshot, policy: policy, bulkLoad: true, tournamentThreshold: 0)
                 let bulkOrder: [String] = bulk.killOrder(limit: .max).map(\.app.rawValue)
                 let oneByOneOrder: [String] = oneByOne.killOrder(limit: .max).map(\.app.rawValue)
                 #expect(bulkOrder == oneByOneOrder, "\(name)")
+                #expect(tournament.killOrder(limit: .max).map(\.app.rawValue) == bulkOrder, "\(name), tournament")
                 let protectedBulk: [String] = bulk.protectedApps().map(\.app.rawValue)
                 let protectedOne: [String] = oneByOne.protectedApps().map(\.app.rawValue)
                 #expect(protectedBulk == protectedOne, "\(name)")
                 // And the queue keeps working: kill the whole order away.
                 try bulk.apply(.tick, at: 1)
                 try oneByOne.apply(.tick, at: 1)
+                try tournament.apply(.tick, at: 1)
                 #expect(bulk.killOrder(limit: .max).map(\.app.rawValue) == oneByOne.killOrder(limit: .max).map(\.app.rawValue))
+                #expect(bulk.takeEvents() == tournament.takeEvents(), "\(name), tournament: the tick's events")
+                #expect(tournament.killOrder(limit: .max).map(\.app.rawValue) == bulk.killOrder(limit: .max).map(\.app.rawValue))
             }
         }
     }

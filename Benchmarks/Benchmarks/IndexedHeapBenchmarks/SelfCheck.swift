@@ -14,7 +14,7 @@ func selfCheckKillQueues() {
     }
     for (distribution, apps, operations, seed) in cases {
         let workload = KillQueueWorkload(distribution, apps: apps, operations: operations, seed: seed)
-        let heap = victims(IndexedHeapKillQueue.self, workload)
+        let heap = victims(EngineKillQueue.self, workload)
         // fatalError rather than precondition: its message survives -O.
         if heap.victims.isEmpty { fatalError("self-check: no victim at all for \(apps) apps") }
         let others = [
@@ -28,11 +28,11 @@ func selfCheckKillQueues() {
         for (name, other) in others {
             if other.victims != heap.victims || other.checksum != heap.checksum {
                 fatalError(
-                    "self-check: \(name) and IndexedHeap pick different victims for \(apps) apps, "
+                    "self-check: \(name) and the engine's queue pick different victims for \(apps) apps, "
                         + "\(distribution) (seed \(seed))")
             }
         }
-        var heapQueue = IndexedHeapKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
+        var heapQueue = EngineKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var tournament = TournamentKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var checksum: UInt64 = 0
         workload.operations.withUnsafeBufferPointer {

@@ -1,15 +1,16 @@
 import IndexedHeapModule
 
-/// Competitor (a): the `IndexedHeap`, keyed by the packed key.
+/// Competitor (a): the engine's queue, `AdaptiveIndexedQueue` (`PressureEngine.killQueue`), keyed by
+/// the packed key: an 8-ary `IndexedHeap` below 2^19 apps, an `IndexedTournament` from there on.
 ///
-/// App `i` is the element whose handle index is `i`: the heap is built from the keys in app order,
+/// App `i` is the element whose handle index is `i`: the queue is built from the keys in app order,
 /// and a relaunch right after a kill reuses the freed slot (slots are reused last-in first-out),
 /// so `handle(forIndex:)` finds every app without a separate handle table.
-struct IndexedHeapKillQueue: KillQueue {
-    var heap: IndexedHeap<UInt64>
+struct EngineKillQueue: KillQueue {
+    var heap: AdaptiveIndexedQueue
 
     init(keys: [UInt64], bandCount: Int) {
-        heap = IndexedHeap(keys)
+        heap = AdaptiveIndexedQueue(keys)
         heap.reserveCapacity(keys.count)
     }
 
