@@ -1,8 +1,8 @@
 import IndexedHeapModule
 
-/// The candidate engine queue: an `IndexedTournament` keyed by the packed key, used exactly as
-/// ``IndexedHeapKillQueue`` uses the heap (the engine's queue, `PressureEngine.killQueue`). The
-/// engine keeps the heap: see Benchmarks/README.md, "Mixed kill-queue workload".
+/// An `IndexedTournament` keyed by the packed key, used exactly as ``EngineKillQueue`` uses the
+/// engine's queue (`AdaptiveIndexedQueue`, which is itself this tournament when built from 2^19
+/// apps or more, and the heap below): see Benchmarks/README.md, "Mixed kill-queue workload".
 ///
 /// App `i` is the element whose handle index is `i`: the queue is built from the keys in app
 /// order, and a relaunch right after a kill reuses the freed slot (slots are reused last-in
