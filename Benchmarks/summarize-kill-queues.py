@@ -16,7 +16,7 @@ import sys
 DISTRIBUTIONS = ["uniform", "phone", "android", "server"]
 SIZES = ["100", "1K", "10K", "100K", "1M"]
 ENGINE = "engine (AdaptiveIndexedQueue)"
-# The engine's queue is an IndexedTournament from 2^19 apps on: there the tournament is the
+# The engine's queue is an IndexedTournament from 786,432 apps on: there the tournament is the
 # engine's own structure, not a competitor, and "fastest other" leaves it out.
 ENGINE_IS_TOURNAMENT = {"1M"}
 QUEUES = [

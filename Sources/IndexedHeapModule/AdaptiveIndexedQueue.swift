@@ -4,9 +4,9 @@
 /// The two structures have the same interface, issue the same handles for the same sequence of
 /// insertions and removals, and agree on every maximum and report of distinct keys; they differ
 /// in speed. On the mixed kill-queue workload (Benchmarks/README.md, "Mixed kill-queue
-/// workload") the heap is 1.3–1.5× faster than the tournament at 1,000 to 100,000 keys, and the
-/// tournament is faster at a million (in 11 of 12 runs on four spreads: 54–80 ns an operation
-/// against the heap's 59–83), where a heap update waits for two dependent cache misses (the
+/// workload") the heap is 1.3–1.5× faster than the tournament at 1,000 to 250,000 keys and as
+/// fast or faster at 500,000, and the tournament is faster at a million (in 11 of 12 runs on four
+/// spreads: 54–80 ns an operation against the heap's 59–83), where a heap update waits for two dependent cache misses (the
 /// position table, then the node with its parent) and a tournament update for one (the leaf and
 /// its group's maximum are found from the handle alone). So a queue built from at least
 /// ``tournamentThreshold`` keys is a tournament, and any other is a heap; the choice is made once,
@@ -26,9 +26,10 @@ public struct AdaptiveIndexedQueue {
     /// The type of the handles this queue issues.
     public typealias Handle = IndexedHeapHandle
 
-    /// The number of keys from which a queue built from a sequence is a tournament: 2^19, between
-    /// the 100,000 keys where the heap is measured faster and the million where the tournament is.
-    public static let tournamentThreshold = 1 << 19
+    /// The number of keys from which a queue built from a sequence is a tournament: 786,432
+    /// (3 × 2^18), between 500,000 keys, where the heap was measured as fast or faster on every
+    /// spread, and a million, where the tournament was faster.
+    public static let tournamentThreshold = 3 << 18
 
     @usableFromInline internal var _heap: IndexedHeap<UInt64>
     @usableFromInline internal var _tournament: IndexedTournament

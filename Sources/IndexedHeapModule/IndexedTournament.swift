@@ -35,7 +35,7 @@
 /// handle to a method that requires a live one traps with a message naming the handle; use
 /// ``contains(_:)`` to test it first.
 ///
-/// The engine's kill queue (``AdaptiveIndexedQueue``) is this structure when it is built from 2^19
+/// The engine's kill queue (``AdaptiveIndexedQueue``) is this structure when it is built from 786,432
 /// apps or more, and an ``IndexedHeap`` otherwise: measured side by side on the mixed kill-queue
 /// workload (Benchmarks/README.md, "Mixed kill-queue workload"), this structure is faster with a
 /// million elements (an update finds its leaf and its group from the handle, one wait for memory

@@ -13,7 +13,7 @@ struct AdaptiveIndexedQueueTests {
         #expect(!AdaptiveIndexedQueue([1, 2, 3], tournamentThreshold: 4).isTournament)
         #expect(AdaptiveIndexedQueue([1, 2, 3, 4], tournamentThreshold: 4).isTournament)
         #expect(!AdaptiveIndexedQueue([1, 2, 3]).isTournament)
-        #expect(AdaptiveIndexedQueue.tournamentThreshold == 1 << 19)
+        #expect(AdaptiveIndexedQueue.tournamentThreshold == 3 << 18)
     }
 
     /// Seeded operations on unique keys (the handle index in the low 20 bits), applied to the

@@ -1,7 +1,7 @@
 import IndexedHeapModule
 
 /// Competitor (a): the engine's queue, `AdaptiveIndexedQueue` (`PressureEngine.killQueue`), keyed by
-/// the packed key: an 8-ary `IndexedHeap` below 2^19 apps, an `IndexedTournament` from there on.
+/// the packed key: an 8-ary `IndexedHeap` below 786,432 apps, an `IndexedTournament` from there on.
 ///
 /// App `i` is the element whose handle index is `i`: the queue is built from the keys in app order,
 /// and a relaunch right after a kill reuses the freed slot (slots are reused last-in first-out),

@@ -1,6 +1,6 @@
 // Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload on
 // four distributions (uniform, phone, Android, server) at five sizes, where the engine's queue
-// (AdaptiveIndexedQueue: the heap below 2^19 apps, the tournament above) meets IndexedTournament and five competitors (three systems, two of them also in an
+// (AdaptiveIndexedQueue: the heap below 786,432 apps, the tournament above) meets IndexedTournament and five competitors (three systems, two of them also in an
 // idealized packed-array form).
 // See ../../README.md for how to run them and the measured figures.
 

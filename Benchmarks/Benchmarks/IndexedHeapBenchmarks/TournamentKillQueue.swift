@@ -1,7 +1,7 @@
 import IndexedHeapModule
 
 /// An `IndexedTournament` keyed by the packed key, used exactly as ``EngineKillQueue`` uses the
-/// engine's queue (`AdaptiveIndexedQueue`, which is itself this tournament when built from 2^19
+/// engine's queue (`AdaptiveIndexedQueue`, which is itself this tournament when built from 786,432
 /// apps or more, and the heap below): see Benchmarks/README.md, "Mixed kill-queue workload".
 ///
 /// App `i` is the element whose handle index is `i`: the queue is built from the keys in app
