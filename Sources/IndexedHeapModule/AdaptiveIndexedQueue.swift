@@ -6,9 +6,9 @@
 /// in speed. On the mixed kill-queue workload (Benchmarks/README.md, "Mixed kill-queue
 /// workload") the heap is 1.3–1.5× faster than the tournament at 1,000 to 250,000 keys and as
 /// fast or faster at 500,000, and the tournament is faster at a million (in 11 of 12 runs on four
-/// spreads: 54–80 ns an operation against the heap's 59–83), where a heap update waits for two dependent cache misses (the
-/// position table, then the node with its parent) and a tournament update for one (the leaf and
-/// its group's maximum are found from the handle alone). So a queue built from at least
+/// spreads: 54–80 ns an operation against the heap's 59–83), where a heap update waits for two
+/// dependent cache misses (the position table, then the node with its parent) and a tournament
+/// update for one (the leaf and its group's maximum are found from the handle alone). So a queue built from at least
 /// ``tournamentThreshold`` keys is a tournament, and any other is a heap; the choice is made once,
 /// when the queue is built, and a queue that grows by insertions stays what it was.
 ///

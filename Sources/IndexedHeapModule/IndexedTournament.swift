@@ -35,8 +35,8 @@
 /// handle to a method that requires a live one traps with a message naming the handle; use
 /// ``contains(_:)`` to test it first.
 ///
-/// The engine's kill queue (``AdaptiveIndexedQueue``) is this structure when it is built from 786,432
-/// apps or more, and an ``IndexedHeap`` otherwise: measured side by side on the mixed kill-queue
+/// The engine's kill queue (``AdaptiveIndexedQueue``) is this structure when it is built from
+/// 786,432 apps or more, and an ``IndexedHeap`` otherwise: measured side by side on the mixed kill-queue
 /// workload (Benchmarks/README.md, "Mixed kill-queue workload"), this structure is faster with a
 /// million elements (an update finds its leaf and its group from the handle, one wait for memory
 /// where the heap has two) and slower from 100 to 100,000, where the heap's update is cheaper and

@@ -37,13 +37,16 @@ struct AdaptiveIndexedQueueTests {
                         heap.update(handle, to: next)
                         queue.update(handle, to: next)
                     } else {
+                        // update(_:with:) hands the transform the key the element has now.
+                        let before = heap.priority(of: handle)
                         heap.update(handle) { _ in next }
                         var seen: UInt64? = nil
                         queue.update(handle) { current in
                             seen = current
                             return next
                         }
-                        guard check(seen != nil, "\(context): update(with:) did not call the transform") else { return }
+                        guard check(seen == before, "\(context): update(with:) saw \(String(describing: seen)), not \(before)")
+                        else { return }
                     }
                 } else if draw < 75 {
                     // The key's index bits are fixed once the handle's index is known.

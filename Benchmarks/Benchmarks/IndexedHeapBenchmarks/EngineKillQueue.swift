@@ -7,47 +7,47 @@ import IndexedHeapModule
 /// and a relaunch right after a kill reuses the freed slot (slots are reused last-in first-out),
 /// so `handle(forIndex:)` finds every app without a separate handle table.
 struct EngineKillQueue: KillQueue {
-    var heap: AdaptiveIndexedQueue
+    var queue: AdaptiveIndexedQueue
 
     init(keys: [UInt64], bandCount: Int) {
-        heap = AdaptiveIndexedQueue(keys)
-        heap.reserveCapacity(keys.count)
+        queue = AdaptiveIndexedQueue(keys)
+        queue.reserveCapacity(keys.count)
     }
 
     @inline(__always)
     private func handle(_ app: Int) -> IndexedHeapHandle {
-        guard let handle = heap.handle(forIndex: app) else { preconditionFailure("app \(app) is not live") }
+        guard let handle = queue.handle(forIndex: app) else { preconditionFailure("app \(app) is not live") }
         return handle
     }
 
     @inline(__always)
     func key(of app: Int) -> UInt64 {
-        heap.priority(of: handle(app))
+        queue.priority(of: handle(app))
     }
 
     @inline(__always)
     mutating func update(app: Int, to key: UInt64) {
-        heap.update(handle(app), to: key)
+        queue.update(handle(app), to: key)
     }
 
     @inline(__always)
     mutating func update(app: Int, with transform: (UInt64) -> UInt64) {
-        heap.update(handle(app), with: transform)
+        queue.update(handle(app), with: transform)
     }
 
     mutating func killHeaviest() -> Int {
-        guard let (_, key) = heap.popMax() else { preconditionFailure("no app to kill") }
+        guard let (_, key) = queue.popMax() else { preconditionFailure("no app to kill") }
         return KillKey.app(key)
     }
 
     mutating func relaunch(app: Int, key: UInt64) {
-        let handle = heap.insert(key)
+        let handle = queue.insert(key)
         precondition(handle.index == app, "relaunch did not reuse the victim's slot")
     }
 
     mutating func reportTop(_ k: Int) -> UInt64 {
         var checksum: UInt64 = 0
-        heap.forEachTop(k) { _, key in checksum = mix(checksum, key) }
+        queue.forEachTop(k) { _, key in checksum = mix(checksum, key) }
         return checksum
     }
 }

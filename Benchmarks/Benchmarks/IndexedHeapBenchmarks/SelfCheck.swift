@@ -32,14 +32,14 @@ func selfCheckKillQueues() {
                         + "\(distribution) (seed \(seed))")
             }
         }
-        var heapQueue = EngineKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
+        var engineQueue = EngineKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var tournament = TournamentKillQueue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         var checksum: UInt64 = 0
         workload.operations.withUnsafeBufferPointer {
-            _ = heapQueue.run($0, from: 0, count: $0.count, checksum: &checksum)
+            _ = engineQueue.run($0, from: 0, count: $0.count, checksum: &checksum)
             _ = tournament.run($0, from: 0, count: $0.count, checksum: &checksum)
         }
-        if let violation = heapQueue.heap._invariantViolation() { fatalError("self-check: \(violation)") }
+        if let violation = engineQueue.queue._invariantViolation() { fatalError("self-check: \(violation)") }
         if let violation = tournament.queue._invariantViolation() { fatalError("self-check: \(violation)") }
     }
 }
