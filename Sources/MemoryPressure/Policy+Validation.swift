@@ -113,6 +113,7 @@ extension Policy {
         }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
         for (path, message) in psi?.problems ?? [] { problem(path, message) }
+        for (path, message) in memoryPressureLimit?.problems ?? [] { problem(path, message) }
         if psi != nil {
             for (index, band) in bands.enumerated() where band.killBelow != nil {
                 problem(

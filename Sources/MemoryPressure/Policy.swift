@@ -48,6 +48,9 @@ public struct Policy: Sendable, Hashable {
     /// lmkd's PSI mode: kills decided by `mp_event_psi()`'s rules instead of free-memory levels
     /// (`nil`: the levels and the bands' own start points decide).
     public var psi: PressureStallKills?
+    /// systemd-oomd's memory-pressure rule: a kill when the simulated PSI `full avg10` stays above
+    /// a limit (`nil`: no such rule).
+    public var memoryPressureLimit: MemoryPressureLimit?
 
     /// A policy from its parts; see each property for its meaning.
     ///
@@ -71,7 +74,8 @@ public struct Policy: Sendable, Hashable {
         relaunch: RelaunchModel = .standard,
         prediction: ReusePrediction = .standard,
         compression: MemoryCompression? = nil,
-        psi: PressureStallKills? = nil
+        psi: PressureStallKills? = nil,
+        memoryPressureLimit: MemoryPressureLimit? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -92,6 +96,7 @@ public struct Policy: Sendable, Hashable {
         self.prediction = prediction
         self.compression = compression
         self.psi = psi
+        self.memoryPressureLimit = memoryPressureLimit
     }
 }
 

@@ -64,9 +64,11 @@ extension PressureEngine {
         if !taskQueue.isEmpty, let next = taskQueue.max, -next.priority <= time {
             try mutate { () throws(EngineError) in expireBackgroundTasks(through: time) }
         }
+        if hasMemoryPressureLimit { try mutate { () throws(EngineError) in runMemoryPressureChecks(through: time) } }
         try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
         now = time
         if needsPressureEvaluation { try mutate { () throws(EngineError) in evaluatePressure() } }
+        if hasMemoryPressureLimit { settleMemoryPressure() }
     }
 
     /// Called from inside a callback: the change, deferred as an `allocate` or `free` action
@@ -83,9 +85,11 @@ extension PressureEngine {
             guard engine.isCurrent(reference) else { throw .staleReference(reference) }
             guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
             engine.expireBackgroundTasks(through: time)
+            engine.runMemoryPressureChecks(through: time)
             try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
             engine.now = time
             engine.evaluatePressure()
+            engine.settleMemoryPressure()
         })
     }
 

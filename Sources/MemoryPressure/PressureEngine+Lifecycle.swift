@@ -7,9 +7,10 @@ extension PressureEngine {
     /// re-evaluates memory pressure: warnings, purges and kills follow as the policy says. The
     /// resulting events are appended to the log (see ``takeEvents()``).
     ///
-    /// Background tasks that end before `time` expire first, at their own times. If the action is
-    /// impossible (resuming an app that is not running, launching one twice…) it throws and
-    /// changes nothing beyond those expiries.
+    /// Background tasks that end before `time` expire first, at their own times, and the checks
+    /// of a ``Policy/memoryPressureLimit`` rule due by `time` run, at theirs (see
+    /// ``killsMayFall(through:)``). If the action is impossible (resuming an app that is not
+    /// running, launching one twice…) it throws and changes nothing beyond those expiries and checks.
     ///
     /// - Throws: an ``EngineError`` naming why the action is impossible, or
     ///   ``EngineError/deferredActionsFailed(_:)`` if the action took effect but actions its
@@ -31,6 +32,7 @@ extension PressureEngine {
     func applyNow(_ action: Action, at time: Double) throws(EngineError) {
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
         expireBackgroundTasks(through: time)
+        runMemoryPressureChecks(through: time)
         let afterExpiries = now
         now = time
         do {
@@ -44,6 +46,7 @@ extension PressureEngine {
             prewarmLikeliestNext()
             evaluatePressure()
         }
+        settleMemoryPressure()
     }
 
     private func perform(_ action: Action) throws(EngineError) {

@@ -69,6 +69,7 @@ extension PressureEngine {
             killForCompressorSpace()
             killForCompressorThrashing()
         }
+        noteMemoryPressureReclaim(freeBeforeReclaim: freeBeforeReclaim)
         while true {
             let target = targetLevel(free: accountant.free.value, current: level)
             guard target > level else { break }
@@ -321,13 +322,14 @@ extension PressureEngine {
     /// before it (earlyoom's `poll_loop()` asks `lowmem_sig()` before every kill: a SIGKILL that
     /// brings available memory back above the SIGKILL line, but not above the SIGTERM line, makes
     /// the next victim's signal SIGTERM); a policy with hysteresis keeps its level until it clears.
-    func kill(_ index: Int) {
+    func kill(_ index: Int, reason: String? = nil) {
         let app = apps[index]
         let notice = notice(forKilling: app.state, at: targetLevel(free: accountant.free.value, current: level))
         log(
             .kill(
                 app: apps[cold: index].id, state: app.state,
-                reason: killReasonPrefix.map { "\($0): \(reason(forKilling: index))" } ?? reason(forKilling: index),
+                reason: reason ?? killReasonPrefix.map { "\($0): \(self.reason(forKilling: index))" }
+                    ?? self.reason(forKilling: index),
                 notice: notice,
                 freed: Bytes(app.footprint &+ storedBytes(of: index))))
         if notice == .willTerminate && app.state.isExecuting { callback(index, .willTerminate) }

@@ -147,6 +147,12 @@ public final class PressureEngine {
     /// Whether ``pressureStall`` is set, read as ``hasCompression`` is.
     @exclusivity(unchecked)
     private(set) var hasPressureStall = false
+    /// systemd-oomd's memory-pressure books (``Policy/memoryPressureLimit``; `nil`: none).
+    @exclusivity(unchecked)
+    var memoryPressureLimit: MemoryPressureLimitBooks? = nil
+    /// Whether ``memoryPressureLimit`` is set, read on every action and footprint change.
+    @exclusivity(unchecked)
+    private(set) var hasMemoryPressureLimit = false
     /// Whether the policy prewarms (a ``Prewarm`` rule), read on every action; such a policy always
     /// has ``reuse``, whose launches it repeats.
     @exclusivity(unchecked)
@@ -325,6 +331,8 @@ public final class PressureEngine {
             ? ReuseBooks(model: policy.prediction, cost: policy.relaunch) : nil
         compression = policy.compression.map { CompressionBooks(model: $0, device: device, inclusive: inclusive) }
         pressureStall = policy.psi.map { PressureStallBooks(rule: $0, device: device) }
+        memoryPressureLimit = policy.memoryPressureLimit.map { MemoryPressureLimitBooks(rule: $0, device: device) }
+        hasMemoryPressureLimit = memoryPressureLimit != nil
         hasCompression = compression != nil
         hasPressureStall = pressureStall != nil
         prewarms = policy.prediction.prewarm != nil  // and so `reuse` holds its launches

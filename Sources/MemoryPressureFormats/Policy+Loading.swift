@@ -120,18 +120,23 @@ final class PolicyLoader {
         let psi = attempt { () throws(InputError) in
             try document.optionalObject("psi").map { (object) throws(InputError) in try self.psi(object) }
         }
+        let memoryPressureLimit = attempt { () throws(InputError) in
+            try document.optionalObject("memoryPressureLimit").map { (object) throws(InputError) in
+                try self.memoryPressureLimit(object)
+            }
+        }
         attempt { () throws(InputError) in try document.finish() }
         if let compression, compression?.mechanism.isSwap != true { problems += swapFloorErrors }
         guard let name, let summary, let comparison, let thresholds, let warnings, let purges, let kills,
             let adjByState, let priorityByState, let adjByMode, let priorityByMode, let bands, let protections,
-            let preferences, let limits, let relaunch, let prediction, let compression, let psi
+            let preferences, let limits, let relaunch, let prediction, let compression, let psi, let memoryPressureLimit
         else { return nil }
         return Policy(
             name: name, summary: summary, thresholds: thresholds, warnings: warnings, purges: purges, kills: kills,
             bands: bands, protections: protections, preferences: preferences, limits: limits,
             oomScoreAdjByState: adjByState, priorityByState: priorityByState, oomScoreAdjByBackgroundMode: adjByMode,
             priorityByBackgroundMode: priorityByMode, comparison: comparison, relaunch: relaunch,
-            prediction: prediction, compression: compression, psi: psi)
+            prediction: prediction, compression: compression, psi: psi, memoryPressureLimit: memoryPressureLimit)
     }
 
     /// The `freezer:` part of a `compression:` section: every key required.
@@ -177,6 +182,23 @@ final class PolicyLoader {
             perceptibleAdj: try integer("perceptibleAdj", -1000...1000) ?? defaults.perceptibleAdj,
             windowSeconds: try object.optionalNumber("windowSeconds", in: 0.1...60, unit: "seconds")
                 ?? defaults.windowSeconds)
+        try object.finish()
+        return rule
+    }
+
+    /// The `memoryPressureLimit:` section (systemd-oomd's memory-pressure rule): every key
+    /// optional, systemd 252's constants and the distributions' drop-ins otherwise.
+    private func memoryPressureLimit(_ object: ConfigObject) throws(InputError) -> MemoryPressureLimit {
+        func seconds(_ key: String) throws(InputError) -> Double? {
+            try object.optionalNumber(key, in: MemoryPressureLimit.ranges[key]!, unit: "seconds")
+        }
+        let defaults = MemoryPressureLimit()
+        let rule = MemoryPressureLimit(
+            limitPercent: try object.optionalNumber("limitPercent", in: 0...100, unit: "%") ?? defaults.limitPercent,
+            durationSeconds: try seconds("durationSeconds") ?? defaults.durationSeconds,
+            intervalSeconds: try seconds("intervalSeconds") ?? defaults.intervalSeconds,
+            reclaimWithinSeconds: try seconds("reclaimWithinSeconds") ?? defaults.reclaimWithinSeconds,
+            postKillDelaySeconds: try seconds("postKillDelaySeconds") ?? defaults.postKillDelaySeconds)
         try object.finish()
         return rule
     }

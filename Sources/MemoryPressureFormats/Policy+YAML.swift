@@ -129,6 +129,12 @@ public enum PolicyYAML {
             out += "  swapFreeLowPercentage: \(psi.swapFreeLowPercentage)\n  perceptibleAdj: \(psi.perceptibleAdj)\n"
             out += "  windowSeconds: \(number(psi.windowSeconds))\n"
         }
+        if let rule = policy.memoryPressureLimit {
+            out += "\nmemoryPressureLimit:\n  limitPercent: \(number(rule.limitPercent))\n"
+            out += "  durationSeconds: \(number(rule.durationSeconds))\n  intervalSeconds: \(number(rule.intervalSeconds))\n"
+            out += "  reclaimWithinSeconds: \(number(rule.reclaimWithinSeconds))\n"
+            out += "  postKillDelaySeconds: \(number(rule.postKillDelaySeconds))\n"
+        }
         return out
     }
 

@@ -906,21 +906,30 @@ compression:                      # swap on zram (zram-generator), filled by ksw
 #   no stated order (ties: id). oomd_cgroup_kill() sends SIGKILL to the whole cgroup: no notice.
 # - oomd knows nothing of oom_score_adj or of a foreground app: nothing is protected.
 #
-# Not modelled: the memory-pressure rule (user@.service.d/10-oomd-user-service-defaults.conf:
-# `ManagedOOMMemoryPressure=kill`, `ManagedOOMMemoryPressureLimit=50%`; oomd.conf.d
-# `DefaultMemoryPressureDurationSec=20s`: monitor_memory_pressure_contexts_handler() kills the
-# descendant with the highest pgscan rate once the user slice's PSI `full avg10` stays above 50 %
-# for 20 s with reclaim in the last 30 s) — the simulator's stall is an lmkd-style one-second
-# window (docs/compression.md), not a kernel running average; ManagedOOMPreference (avoid/omit
-# xattrs); the kernel's OOM killer, which acts when oomd finds no candidate above the floor; the
-# 15 s post-kill delay of the pressure rule.
+# Its memory-pressure rule, on the user's session (memoryPressureLimit):
+# - usr/lib/systemd/system/user@.service.d/10-oomd-user-service-defaults.conf:
+#   `ManagedOOMMemoryPressure=kill`, `ManagedOOMMemoryPressureLimit=50%`; usr/lib/systemd/
+#   oomd.conf.d/10-oomd-defaults.conf: `DefaultMemoryPressureDurationSec=20s` (oomd's own defaults,
+#   src/oom/oomd-manager.h, are 60 % and 30 s).
+# - src/oom/oomd-manager.c monitor_memory_pressure_contexts_handler(), every
+#   MEM_PRESSURE_INTERVAL_USEC (1 s): oomd_pressure_above() (src/oom/oomd-util.c) finds the
+#   session's PSI `full avg10` (read_resource_pressure(…, PRESSURE_TYPE_FULL)) above the limit
+#   since 20 s or more; if the session reclaimed within RECLAIM_DURATION_USEC (30 s) and the last
+#   action is POST_ACTION_DELAY_USEC (15 s) old, oomd_kill_by_pgscan_rate() SIGKILLs the app with
+#   the highest pgscan rate, then the most memory (compare_pgscan_rate_and_memory_usage()) —
+#   under reclaim the one with the most resident memory (the engine's model, docs/compression.md),
+#   in front or not. The stall is the simulator's (blocked allocations below the min watermark,
+#   direct reclaim) averaged as kernel/sched/psi.c does (calc_avgs(), EXP_10s, every PSI_FREQ).
+#
+# Not modelled: ManagedOOMPreference (avoid/omit xattrs); the kernel's OOM killer, which acts when
+# oomd finds no candidate above the floor.
 #
 # Assumptions (stated, not measured; the same as earlyoom-zram's, docs/compression.md): zram of
 # half the memory, ratio 2, 60 % of an app's base memory anonymous and 30 % clean file pages,
 # 2 ms of CPU per MiB to compress, 1 ms per MiB to decompress, 4 ms per MiB to read file pages
 # back. Only suspended (idle) apps are swapped out: the engine never compresses an executing app.
 name: systemd-oomd
-summary: "systemd-oomd over swap on zram (Fedora's desktop default since Fedora 34): below 10 % available memory and 10 % free swap, SIGKILL the app with the most swap, if it holds over 5 % of swap"
+summary: "systemd-oomd over swap on zram (Fedora's desktop default since Fedora 34): below 10 % available memory and 10 % free swap, SIGKILL the app with the most swap, if it holds over 5 % of swap; when the session's PSI full avg10 stays above 50 % for 20 s, the app with the highest pgscan rate"
 comparison: atOrBelow
 
 thresholds:
@@ -955,6 +964,13 @@ compression:                      # swap on zram (zram-generator), filled by ksw
   compressSecondsPerMiB: 0.002     # assumption: 500 MiB/s
   decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
   refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from storage
+
+memoryPressureLimit:               # ManagedOOMMemoryPressure=kill on user@.service
+  limitPercent: 50                 # ManagedOOMMemoryPressureLimit=50%
+  durationSeconds: 20              # DefaultMemoryPressureDurationSec=20s
+  intervalSeconds: 1               # MEM_PRESSURE_INTERVAL_USEC
+  reclaimWithinSeconds: 30         # RECLAIM_DURATION_USEC
+  postKillDelaySeconds: 15         # POST_ACTION_DELAY_USEC
 
 """#,
         "lru": #"""

@@ -19,19 +19,35 @@ public struct TracePlayer {
         self.engine = engine
     }
 
-    /// Applies `entry` and returns the events it caused, or `nil` when it was skipped.
+    /// Applies `entry` and returns the events it caused, or `nil` when it was skipped and nothing
+    /// else happened. When the time up to the entry may kill by itself
+    /// (`PressureEngine.killsMayFall(through:)`: systemd-oomd's memory-pressure checks), a `tick`
+    /// at the entry's time goes first, so that an action aimed at an app killed meanwhile is
+    /// skipped like any other; the tick's events come first in the result.
     ///
     /// - Throws: the engine's `EngineError` for an action refused for any other reason.
     /// - Complexity: the engine's cost for the action.
     public mutating func apply(_ entry: Trace.Entry) throws(EngineError) -> [Event]? {
+        var passed: [Event] = []
+        if engine.killsMayFall(through: entry.time) {
+            try engine.apply(.tick, at: entry.time)
+            passed = engine.takeEvents()
+            note(passed)
+        }
         do {
             try engine.apply(entry.action, at: entry.time)
         } catch {
             guard let app = entry.action.app, killed.contains(app), !isOpen(entry.action) else { throw error }
             skipped += 1
-            return nil
+            return passed.isEmpty ? nil : passed
         }
         let events = engine.takeEvents()
+        note(events)
+        return passed.isEmpty ? events : passed + events
+    }
+
+    /// Keeps ``killed`` up to date with `events`.
+    private mutating func note(_ events: [Event]) {
         for event in events {
             switch event.kind {
             case .kill(let app, _, _, _, _): killed.insert(app)
@@ -39,7 +55,6 @@ public struct TracePlayer {
             default: break
             }
         }
-        return events
     }
 
     private func isOpen(_ action: Action) -> Bool {

@@ -124,6 +124,33 @@ struct SimulationTests {
         #expect(metrics.skippedActions == 1)
     }
 
+    @Test("an action aimed at an app systemd-oomd's pressure rule killed between two actions is skipped, the kill counted")
+    func skippedAfterATimedKill() throws {
+        // 1000 MiB usable and nothing to reclaim: C's allocation at 10 s blocks allocations, the
+        // pressure rule kills C (the largest) at its check of 38 s, and C's allocation at 60 s is
+        // then aimed at an app that is gone.
+        let trace = try Trace(
+            jsonLines: """
+                {"t":0,"event":"device","memory":"1GiB","reserved":"24MiB"}
+                {"t":0,"event":"launch","app":"A","footprint":"300MiB"}
+                {"t":1,"event":"home"}
+                {"t":2,"event":"launch","app":"C","footprint":"100MiB"}
+                {"t":10,"event":"allocate","app":"C","bytes":"620MiB"}
+                {"t":60,"event":"allocate","app":"C","bytes":"1MiB"}
+                """, file: "hand")
+        var policy = try Policy.shipped("systemd-oomd")
+        policy.compression?.compressible = 0
+        policy.compression?.fileBacked = 0
+        let run = try SimulationRun.run(trace, policy: policy)
+        #expect(run.metrics.foregroundKills == 1)
+        #expect(run.metrics.skippedActions == 1)
+        let kills = try Replay.events(trace, policy: policy).filter {
+            if case .kill = $0.kind { return true }
+            return false
+        }
+        #expect(kills.map(\.time) == [38], "\(kills)")
+    }
+
     @Test("policies differ where they should: ios4 kills the huge suspended app first, lru does not")
     func policiesDiffer() throws {
         var lines = ["{\"t\":0,\"event\":\"device\",\"memory\":\"512MiB\",\"reserved\":\"96MiB\"}"]

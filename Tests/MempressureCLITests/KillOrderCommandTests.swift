@@ -402,7 +402,7 @@ struct PolicyCommandTests {
         #expect(lines.first == "mempressure: error: \(path): 5 problems")
         #expect(
             Array(lines.dropFirst()) == [
-                "\(path):2:1: unknown key \"colour\"; expected name, summary, comparison, thresholds, warn, purge, kill, oomScoreAdjByState, priorityByState, oomScoreAdjByBackgroundMode, priorityByBackgroundMode, bands, relaunch, prediction, protect, preferences, limits, compression, psi",
+                "\(path):2:1: unknown key \"colour\"; expected name, summary, comparison, thresholds, warn, purge, kill, oomScoreAdjByState, priorityByState, oomScoreAdjByBackgroundMode, priorityByBackgroundMode, bands, relaunch, prediction, protect, preferences, limits, compression, psi, memoryPressureLimit",
                 "\(path):5:11: thresholds.urgent: threshold out of order: urgent is entered below 15% free, expected less than warning's 10% (a higher level needs less free memory)",
                 "\(path):6:13: thresholds.critical: expected \"clear\" (5%) above \"enter\" (5%): a level is left only above where it is entered",
                 "\(path):9:11: kill.target: expected a size such as 40MiB or a percentage from 0% to 100%, found the string \"lots\"",

@@ -1,0 +1,146 @@
+import MemoryPressure
+import MemoryPressureFormats
+import Testing
+import TestSupport
+
+/// systemd-oomd's memory-pressure rule (systemd v252, src/oom/, with Debian's and Fedora's
+/// drop-ins): `monitor_memory_pressure_contexts_handler()` looks every second; once
+/// `oomd_pressure_above()` has seen the session's PSI `full avg10` above 50 % for 20 s, and the
+/// session reclaimed within 30 s, `oomd_kill_by_pgscan_rate()` kills the app with the highest
+/// pgscan rate, then waits 15 s (`POST_ACTION_DELAY_USEC`). The average is kernel/sched/psi.c's
+/// `calc_avgs()`: every 2 s, avg = avg × 1677/2048 + pct × (1 − 1677/2048).
+@Suite("systemd-oomd: the memory-pressure rule")
+struct SystemdOomdPressureTests {
+    /// `systemd-oomd` on a 1 GiB device (1000 MiB usable, min watermark 4 MiB) whose zram takes
+    /// nothing (no compressible memory), so the swap rule never fires and memory can stay short.
+    static func policy(_ change: (inout MemoryPressureLimit) -> Void = { _ in }) throws -> Policy {
+        var policy = try SystemdOomdTests.policy()
+        policy.compression?.compressible = 0
+        change(&policy.memoryPressureLimit!)
+        return policy
+    }
+
+    /// The kernel's `avg10` after `periods` updates of a stall that filled each of them.
+    static func average(afterFullPeriods periods: Int) -> Double {
+        var average = 0.0
+        for _ in 0..<periods { average = average * 1677 / 2048 + 100 * (1 - 1677.0 / 2048) }
+        return average
+    }
+
+    static func kills(_ events: [String]) -> [String] { events.filter { $0.contains(" kill ") } }
+
+    /// The kills `action` at `time` led to: when, whom, why.
+    static func kills(_ engine: PressureEngine, _ time: Double, _ action: Action) throws -> [(
+        time: Double, app: AppID, reason: String
+    )] {
+        try engine.apply(action, at: time)
+        return engine.takeEvents().compactMap { event in
+            guard case .kill(let app, _, let reason, _, _) = event.kind else { return nil }
+            return (event.time, app, reason)
+        }
+    }
+
+    /// A (300 MiB) idle; C in front grows to 720 MiB at 10 s: 20 MiB short, allocations block.
+    static func blockAtTen(_ engine: PressureEngine) throws {
+        try engine.step(0, .launch(AppLaunch(id: "A", footprint: .mebibytes(300))))
+        try engine.step(1, .home)
+        try engine.step(2, .launch(AppLaunch(id: "C", footprint: .mebibytes(100))))
+        let events = try engine.step(10, .allocate(app: "C", bytes: .mebibytes(620), purgeable: false))
+        #expect(Self.kills(events).isEmpty, "\(events)")
+    }
+
+    @Test("the stall's avg10 follows calc_avgs(): a period's integer percentage, weighted 1677/2048 a period (kernel/sched/psi.c)")
+    func averageFollowsTheKernel() throws {
+        let engine = SystemdOomdTests.engine(try Self.policy())
+        try Self.blockAtTen(engine)
+        #expect(engine.memoryPressureLimitStatus?.fullAverage10 == 0)
+        // Blocked from 10 s: the periods ending at 12, 14, 16 and 18 s are fully stalled.
+        try engine.step(18, .tick)
+        let status = try #require(engine.memoryPressureLimitStatus)
+        #expect(abs(status.fullAverage10 - Self.average(afterFullPeriods: 4)) < 1e-9, "\(status)")
+        #expect(status.fullTotalSeconds == 8)
+        // 55.06 % > 50 % since the check at 18 s.
+        #expect(status.limitExceededSince == 18)
+        #expect(engine.pressureStallStatus == nil, "oomd's rule is not lmkd's PSI mode")
+    }
+
+    @Test("20 s above the limit, the app with the most resident memory dies, in front or not (oomd_pressure_above, oomd_kill_by_pgscan_rate)")
+    func killsAfterTheDuration() throws {
+        let engine = SystemdOomdTests.engine(try Self.policy())
+        try Self.blockAtTen(engine)
+        // The check at 37 s is 19 s after the limit was crossed: nothing yet.
+        #expect(try Self.kills(engine, 37.5, .tick).isEmpty)
+        let kills = try Self.kills(engine, 60, .tick)
+        let percent = Self.average(afterFullPeriods: 14)  // 38 s: 14 periods since 10 s
+        let expected =
+            "memory pressure \(Self.oomdPercent(percent)) > 50.00% for > 20s with reclaim activity: "
+            + "highest pgscan rate: 720.0 MiB resident"
+        #expect(kills.count == 1, "\(kills)")
+        #expect(kills.first?.app == "C" && kills.first?.reason == expected, "\(kills)")
+        #expect(kills.first?.time == 38, "killed at the check of 38 s")
+        #expect(engine._invariantViolation() == nil)
+    }
+
+    @Test("after a kill oomd waits 15 s before it acts again (POST_ACTION_DELAY_USEC)")
+    func waitsAfterAKill() throws {
+        let engine = SystemdOomdTests.engine(try Self.policy())
+        // Five apps of 250 MiB: 250 MiB short, more than any one app frees.
+        for (offset, id) in ["A", "B", "C", "D", "E"].enumerated() {
+            try engine.step(Double(offset * 2), .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(250))))
+            if id != "E" { try engine.step(Double(offset * 2 + 1), .home) }
+        }
+        let kills = try Self.kills(engine, 100, .tick)
+        // Blocked from 6 s (D's launch fills the 1000 MiB): above 50 % at 14 s, the first kill at
+        // 34 s, the next 15 s later.
+        // Equal footprints: the smallest id first.
+        #expect(kills.map(\.app) == ["A", "B"], "\(kills)")
+        #expect(kills.map(\.time) == [34, 49], "\(kills)")
+    }
+
+    @Test("pressure without reclaim in the last 30 s kills nothing (RECLAIM_DURATION_USEC)")
+    func needsRecentReclaim() throws {
+        // A 1 % limit holds long after the stall ends at 20 s; eligible from 40 s after 12 s.
+        func run(reclaimWithin: Double) throws -> [String] {
+            let engine = SystemdOomdTests.engine(
+                try Self.policy {
+                    $0.limitPercent = 1
+                    $0.durationSeconds = 40
+                    $0.reclaimWithinSeconds = reclaimWithin
+                })
+            try Self.blockAtTen(engine)
+            try engine.step(20, .free(app: "C", bytes: .mebibytes(200), purgeable: false))
+            return try Self.kills(engine, 120, .tick).map(\.reason)
+        }
+        #expect(try run(reclaimWithin: 30).isEmpty)
+        #expect(try run(reclaimWithin: 60).count == 1)
+    }
+
+    @Test("the rule round-trips through a policy file, and a value out of range names its key")
+    func policyFile() throws {
+        let shipped = try Policy.shipped("systemd-oomd")
+        #expect(shipped.memoryPressureLimit == MemoryPressureLimit())
+        let shown = PolicyYAML.render(shipped)
+        #expect(shown.contains("\nmemoryPressureLimit:\n  limitPercent: 50\n  durationSeconds: 20\n"), "\(shown)")
+        let reloaded = try Policy(yaml: shown, file: "shown.yaml")
+        #expect(reloaded.memoryPressureLimit == shipped.memoryPressureLimit)
+        #expect(PolicyYAML.render(reloaded) == shown)
+        let text = try #require(Policy.shippedSource("systemd-oomd"))
+            .replacingOccurrences(of: "  limitPercent: 50 ", with: "  limitPercent: 101 ")
+        do {
+            _ = try Policy(yaml: text, file: "oomd.yaml")
+            Issue.record("a limit of 101 % was accepted")
+        } catch {
+            let message = error.problems.first.map { "\($0)" } ?? ""
+            #expect(message.contains("oomd.yaml:") && message.contains("limitPercent"), "\(message)")
+        }
+        var policy = shipped
+        policy.memoryPressureLimit?.intervalSeconds = 0
+        #expect(policy.problems.map(\.path) == ["memoryPressureLimit.intervalSeconds"])
+    }
+
+    /// oomd's two-decimal percentage.
+    static func oomdPercent(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)%"
+    }
+}
