@@ -40,6 +40,10 @@ public struct MemoryPressureLimit: Sendable, Hashable {
         self.postKillDelaySeconds = postKillDelaySeconds
     }
 
+    /// How the reason of every kill this rule makes begins (oomd's log line: "Killed … due to
+    /// memory pressure for … being 63.21% > 50.00% for > 20s with reclaim activity").
+    public static let killReasonPrefix = "memory pressure above "
+
     /// The range of each key of a policy file's `memoryPressureLimit:` section.
     package static let ranges: [String: ClosedRange<Double>] = [
         "limitPercent": 0...100, "durationSeconds": 0...3600, "intervalSeconds": 0.1...60,

@@ -156,10 +156,10 @@ extension PressureEngine {
             guard let victim = memoryPressureVictim() else { continue }
             now = Swift.max(now, check)
             // oomd's log line: "Killed … due to memory pressure for … being 63.21% > 50.00% for > 20s
-            // with reclaim activity".
+            // with reclaim activity"; the average in parentheses, so reasons group by the rule.
             let reason =
-                "memory pressure \(Self.percent(books.average10)) > \(Self.percent(rule.limitPercent)) for > "
-                + "\(Self.seconds(rule.durationSeconds)) with reclaim activity: highest pgscan rate: "
+                "\(MemoryPressureLimit.killReasonPrefix)\(Self.percent(rule.limitPercent)) for > \(Self.seconds(rule.durationSeconds)) "
+                + "with reclaim activity (full avg10 \(Self.percent(books.average10))): highest pgscan rate: "
                 + "\(Bytes(apps[victim].footprint)) resident"
             kill(victim, reason: reason)
             evaluatePressure()

@@ -52,7 +52,7 @@ extension EngineMetrics {
                 name: names.kills, kind: .counter, labels: ["reason", "band"], unit: "events",
                 help:
                     "Apps killed, by reason (pressure, memory_limit_fatal, memory_limit_soft) and policy band "
-                    + "(none for a memory-limit kill).",
+                    + "(none for a memory-limit kill and for systemd-oomd's memory-pressure rule).",
                 analogue:
                     "node_exporter node_vmstat_oom_kill (the kernel's OOM kills); earlyoom's and systemd-oomd's "
                     + "kill log lines; cgroup v2 memory.events \"oom_kill\""),

@@ -7,7 +7,8 @@ import MemoryPressure
 struct KillCause: Hashable {
     /// `pressure`, `memory_limit_fatal` or `memory_limit_soft`.
     var reason: String
-    /// The policy band's name for a pressure kill (`unknown` if no band's reason matches), `none`
+    /// The policy band's name for a pressure kill (`unknown` if no band's reason matches; `none`
+    /// for a kill by systemd-oomd's memory-pressure rule, which reads no band), `none`
     /// for a memory-limit kill.
     var band: String
 
@@ -51,6 +52,10 @@ struct KillClassifier {
             let fatal = reason.hasSuffix("(fatal)")
             return KillCause(
                 reason: fatal ? KillCause.memoryLimitFatal : KillCause.memoryLimitSoft, band: KillCause.noBand)
+        }
+        // systemd-oomd's memory-pressure rule picks its victim outside the bands.
+        if reason.hasPrefix(MemoryPressureLimit.killReasonPrefix) {
+            return KillCause(reason: KillCause.pressure, band: KillCause.noBand)
         }
         let band = prefixes.first { reason.hasPrefix($0.text) }?.band ?? KillCause.unknownBand
         return KillCause(reason: KillCause.pressure, band: band)

@@ -198,7 +198,7 @@ struct EngineMetricsTests {
         #expect(text.contains("mempressure_memory_limit_bytes \(Double(416 << 20))\n"))
     }
 
-    @Test("a kill reason is reduced to bounded labels: limit kills, each band, oom_score bands, unknown text")
+    @Test("a kill reason is reduced to bounded labels: limit kills, each band, oom_score bands, unknown text, systemd-oomd's pressure rule")
     func killReasonLabels() throws {
         let backend = TestMetrics()
         let engine = try PressureEngine(device: .iPhone4, policy: try Policy.shipped("earlyoom"))
@@ -212,10 +212,13 @@ struct EngineMetricsTests {
             kill("over its inactive memory limit of 1.0 GiB (soft)"),
             kill("oom_score 672 (oom_score_adj 0)"),
             kill("something no band of this policy says"),
+            kill(
+                "memory pressure above 50.00% for > 20s with reclaim activity (full avg10 93.91%): highest pgscan rate: "
+                    + "720.0 MiB resident"),
         ])
         let pairs = [
             ("memory_limit_fatal", "none"), ("memory_limit_soft", "none"), ("pressure", band),
-            ("pressure", "unknown"),
+            ("pressure", "unknown"), ("pressure", "none"),
         ]
         for (reason, band) in pairs {
             #expect(

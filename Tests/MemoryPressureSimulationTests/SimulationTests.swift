@@ -144,6 +144,7 @@ struct SimulationTests {
         let run = try SimulationRun.run(trace, policy: policy)
         #expect(run.metrics.foregroundKills == 1)
         #expect(run.metrics.skippedActions == 1)
+        #expect(run.metrics.killsByReason == ["memory pressure above 50.00% for > 20s with reclaim activity": 1])
         let kills = try Replay.events(trace, policy: policy).filter {
             if case .kill = $0.kind { return true }
             return false

@@ -534,6 +534,8 @@ struct TieAndAssumptionTests {
             "systemd-oomd": [
                 "monitor_swap_contexts_handler", "oomd_kill_by_swap_usage", "compare_swap_usage",
                 "THRESHOLD_SWAP_USED_PERCENT", "10-oomd-root-slice-defaults.conf",
+                "monitor_memory_pressure_contexts_handler", "oomd_pressure_above", "oomd_kill_by_pgscan_rate",
+                "compare_pgscan_rate_and_memory_usage", "10-oomd-user-service-defaults.conf", "calc_avgs",
             ],
             "android-lmkd-psi": [
                 "mp_event_psi", "PRESSURE_AFTER_KILL", "NOT_RESPONDING", "LOW_SWAP_AND_THRASHING", "LOW_MEM_AND_SWAP",

@@ -73,7 +73,7 @@ struct SystemdOomdPressureTests {
         let kills = try Self.kills(engine, 60, .tick)
         let percent = Self.average(afterFullPeriods: 14)  // 38 s: 14 periods since 10 s
         let expected =
-            "memory pressure \(Self.oomdPercent(percent)) > 50.00% for > 20s with reclaim activity: "
+            "memory pressure above 50.00% for > 20s with reclaim activity (full avg10 \(Self.oomdPercent(percent))): "
             + "highest pgscan rate: 720.0 MiB resident"
         #expect(kills.count == 1, "\(kills)")
         #expect(kills.first?.app == "C" && kills.first?.reason == expected, "\(kills)")
