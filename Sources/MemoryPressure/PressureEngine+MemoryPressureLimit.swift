@@ -58,11 +58,12 @@ struct MemoryPressureLimitBooks {
 
     /// Brings the stall and the average up to `time`: `update_averages()` at every period
     /// boundary, a sample capped at the period (the excess carried into the next), its integer
-    /// percentage folded in by `calc_avgs()`. Periods with nothing to average only decay it
-    /// (`calc_load_n()` with no activity), a multiplication each.
+    /// percentage folded in by `calc_avgs()`. Once nothing is carried over, the periods up to
+    /// `time` are alike — wholly stalled while allocations block, not at all otherwise
+    /// (`calc_load_n()`) — and are folded in together.
     ///
-    /// - Complexity: O(periods up to `time`), at most 64 multiplications for a quiet stretch
-    ///   (the average is then below 10⁻⁵ of what it was).
+    /// - Complexity: O(1) amortized: at most 64 multiplications for a stretch of alike periods
+    ///   (the average is then within 10⁻⁵ of where it tends).
     mutating func advance(to time: Double) {
         while nextPeriod <= time {
             accrue(to: nextPeriod)
@@ -71,12 +72,15 @@ struct MemoryPressureLimitBooks {
             let percent = (sample * 100 / Self.period).rounded(.down)
             average10 = average10 * Self.decay + percent * (1 - Self.decay)
             nextPeriod += Self.period
-            if !isBlocked, fullTotal - averagedTotal < 1e-9, nextPeriod <= time {
-                let quiet = Int(((time - nextPeriod) / Self.period).rounded(.down)) + 1
-                for _ in 0..<Swift.min(quiet, 64) { average10 *= Self.decay }
-                if quiet > 64 { average10 = 0 }
-                nextPeriod += Double(quiet) * Self.period
-            }
+            guard nextPeriod <= time, fullTotal - averagedTotal < 1e-9 else { continue }
+            let alike = Int(((time - nextPeriod) / Self.period).rounded(.down)) + 1
+            let tendsTo = isBlocked ? 100.0 : 0
+            for _ in 0..<Swift.min(alike, 64) { average10 = tendsTo + (average10 - tendsTo) * Self.decay }
+            if alike > 64 { average10 = tendsTo }
+            let span = Double(alike) * Self.period
+            accrue(to: accountedThrough + span)
+            averagedTotal += isBlocked ? span : 0
+            nextPeriod += span
         }
         accrue(to: time)
     }
@@ -126,7 +130,8 @@ extension PressureEngine {
     /// (or at ``now``, if an expiry already moved the clock past it). Checks that cannot act —
     /// nothing blocks and the average is at or below the limit — are skipped together.
     ///
-    /// - Complexity: O(checks while the average is above the limit) + O(n) per kill.
+    /// - Complexity: O(checks while the average is above the limit and something can be killed) +
+    ///   O(n) per kill.
     func runMemoryPressureChecks(through time: Double) {
         guard hasMemoryPressureLimit else { return }
         let rule = memoryPressureLimit!.rule
@@ -153,7 +158,15 @@ extension PressureEngine {
                 check - books.lastReclaim <= rule.reclaimWithinSeconds
             else { continue }
             memoryPressureLimit!.lastAction = check
-            guard let victim = memoryPressureVictim() else { continue }
+            guard let victim = memoryPressureVictim() else {
+                // Nothing to kill, and nothing changes before the next action: oomd would try, and
+                // find nothing, at every check up to `time`.
+                let skipped = ((time - check) / rule.intervalSeconds).rounded(.down)
+                memoryPressureLimit!.nextCheck = check + (skipped + 1) * rule.intervalSeconds
+                memoryPressureLimit!.lastAction = check + skipped * rule.intervalSeconds
+                memoryPressureLimit!.advance(to: time)
+                break
+            }
             now = Swift.max(now, check)
             // oomd's log line: "Killed … due to memory pressure for … being 63.21% > 50.00% for > 20s
             // with reclaim activity"; the average in parentheses, so reasons group by the rule.

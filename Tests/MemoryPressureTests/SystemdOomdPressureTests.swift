@@ -115,6 +115,28 @@ struct SystemdOomdPressureTests {
         #expect(try run(reclaimWithin: 60).count == 1)
     }
 
+    @Test("a long stretch folds its alike periods together: blocked with nothing to kill, a billion seconds pass at once")
+    func longStretches() throws {
+        // The system holds all but 1 MiB, under the 4 MiB min watermark: blocked, no app to kill.
+        let engine = PressureEngine.scenario(
+            memory: .gibibytes(1), reserved: .mebibytes(1023), policy: try Self.policy())
+        try engine.step(0, .tick)
+        #expect(try Self.kills(engine, 1e9, .tick).isEmpty)
+        let status = try #require(engine.memoryPressureLimitStatus)
+        #expect(status.fullAverage10 == 100 && status.fullTotalSeconds == 1e9, "\(status)")
+
+        // Unblocked after a stall, the average decays as calc_load_n() says: 10 quiet periods.
+        let other = SystemdOomdTests.engine(try Self.policy())
+        try Self.blockAtTen(other)
+        try other.step(18, .free(app: "C", bytes: .mebibytes(200), purgeable: false))
+        let atEighteen = try #require(other.memoryPressureLimitStatus).fullAverage10
+        try other.step(38, .tick)
+        let decayed = try #require(other.memoryPressureLimitStatus).fullAverage10
+        var expected = atEighteen
+        for _ in 0..<10 { expected *= 1677.0 / 2048 }
+        #expect(abs(decayed - expected) < 1e-9, "\(decayed) \(expected)")
+    }
+
     @Test("the rule round-trips through a policy file, and a value out of range names its key")
     func policyFile() throws {
         let shipped = try Policy.shipped("systemd-oomd")
