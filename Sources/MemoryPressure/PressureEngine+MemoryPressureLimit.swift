@@ -47,6 +47,13 @@ struct MemoryPressureLimitBooks {
         nextCheck = rule.intervalSeconds
     }
 
+    /// Whether the average may be above the limit at a check before the next action: allocations
+    /// block, it is above already, or stall not yet averaged (direct reclaim past a period's
+    /// length) may lift it. Otherwise it only falls until the next action.
+    var mayExceedLimit: Bool {
+        isBlocked || average10 > rule.limitPercent || fullTotal - averagedTotal >= 1e-9
+    }
+
     /// Counts the stall and reclaim of the time from ``accountedThrough`` to `time`, in the state
     /// the last action left.
     mutating func accrue(to time: Double) {
@@ -120,7 +127,7 @@ extension PressureEngine {
     /// - Complexity: O(1)
     public func killsMayFall(through time: Double) -> Bool {
         guard hasMemoryPressureLimit, let books = memoryPressureLimit, books.nextCheck <= time else { return false }
-        return books.isBlocked || books.average10 > books.rule.limitPercent
+        return books.mayExceedLimit
     }
 
     /// oomd's checks from the last one up to `time`, each in the state the last action left:
@@ -128,7 +135,8 @@ extension PressureEngine {
     /// been above the limit for the duration, memory was reclaimed within `reclaimWithinSeconds`
     /// and the last action is `postKillDelaySeconds` old. A kill is logged at its check's time
     /// (or at ``now``, if an expiry already moved the clock past it). Checks that cannot act —
-    /// nothing blocks and the average is at or below the limit — are skipped together.
+    /// nothing blocks, nothing is left to average and the average is at or below the limit — are
+    /// skipped together.
     ///
     /// - Complexity: O(checks while the average is above the limit and something can be killed) +
     ///   O(n) per kill.
@@ -139,7 +147,7 @@ extension PressureEngine {
             let check = memoryPressureLimit!.nextCheck
             memoryPressureLimit!.advance(to: check)
             let books = memoryPressureLimit!
-            guard books.average10 > rule.limitPercent || books.isBlocked else {
+            guard books.mayExceedLimit else {
                 // Quiet until the next action: the average can only fall.
                 memoryPressureLimit!.limitHitStart = nil
                 let skipped = ((time - check) / rule.intervalSeconds).rounded(.down) + 1

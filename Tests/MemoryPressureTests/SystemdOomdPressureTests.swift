@@ -137,6 +137,61 @@ struct SystemdOomdPressureTests {
         #expect(abs(decayed - expected) < 1e-9, "\(decayed) \(expected)")
     }
 
+    @Test("the average matches a reference that steps every period of a random blocked/unblocked timeline", arguments: 1...20)
+    func matchesReference(seed: UInt64) throws {
+        // A limit of 100 % is never exceeded, so nothing is killed and the timeline is the actions'.
+        let engine = SystemdOomdTests.engine(try Self.policy { $0.limitPercent = 100 })
+        var random = SplitMix64(seed: seed)
+        let minimum = ZoneWatermark.min.resolved(on: engine.device).value
+        var time = 0.0
+        var blockedFrom: [(time: Double, blocked: Bool)] = [(0, false)]
+        try engine.step(0, .launch(AppLaunch(id: "A", footprint: .mebibytes(900))))
+        blockedFrom.append((0, engine.free.value < minimum))
+        var held: Int64 = 900 << 20  // the policy warns and purges nothing: only A's actions move it
+        for _ in 0..<200 {
+            // Steps from a fraction of a period to a minute; A swings across the min watermark.
+            time += [0.3, 1.7, 2, 5.5, 13, 60][Int(random.next() % 6)]
+            let target = Int64(random.next() % 160 + 860) << 20  // 860…1019 MiB of 1000 usable
+            let action: Action =
+                target >= held
+                ? .allocate(app: "A", bytes: Bytes(target - held), purgeable: false)
+                : .free(app: "A", bytes: Bytes(held - target), purgeable: false)
+            try engine.step(time, action)
+            held = target
+            blockedFrom.append((time, engine.free.value < minimum))
+        }
+        // The reference: every 2 s period, the blocked time in it, calc_avgs()'s update.
+        var average = 0.0
+        var total = 0.0
+        var period = 2.0
+        while period <= time {
+            var stall = 0.0
+            for (index, change) in blockedFrom.enumerated() where change.blocked {
+                let end = index + 1 < blockedFrom.count ? blockedFrom[index + 1].time : .infinity
+                stall += Swift.max(0, Swift.min(end, period) - Swift.max(change.time, period - 2))
+            }
+            total += stall
+            average = average * 1677 / 2048 + (stall * 100 / 2).rounded(.down) * (1 - 1677.0 / 2048)
+            period += 2
+        }
+        let status = try #require(engine.memoryPressureLimitStatus)
+        #expect(abs(status.fullAverage10 - average) < 1e-6, "seed \(seed): \(status.fullAverage10) against \(average)")
+        #expect(status.fullTotalSeconds >= total - 1e-6, "seed \(seed)")
+    }
+
+    /// A seeded generator (SplitMix64), so each argument is one fixed timeline.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test("the rule round-trips through a policy file, and a value out of range names its key")
     func policyFile() throws {
         let shipped = try Policy.shipped("systemd-oomd")
