@@ -61,14 +61,35 @@ extension PressureEngine {
             return
         }
         guard time >= now else { throw .timeWentBackwards(now: now, given: time) }
+        if hasMemoryPressureLimit {
+            try changeFootprintWithTimedChecks(of: reference, by: delta, purgeable: purgeable, at: time)
+            return
+        }
         if !taskQueue.isEmpty, let next = taskQueue.max, -next.priority <= time {
             try mutate { () throws(EngineError) in expireBackgroundTasks(through: time) }
         }
-        if hasMemoryPressureLimit { try mutate { () throws(EngineError) in runMemoryPressureChecks(through: time) } }
         try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
         now = time
         if needsPressureEvaluation { try mutate { () throws(EngineError) in evaluatePressure() } }
-        if hasMemoryPressureLimit { settleMemoryPressure() }
+    }
+
+    /// The footprint change under a policy with ``Policy/memoryPressureLimit``: as an action, after
+    /// the expiries and the rule's checks due by `time`, and the state it leaves recorded. Out of
+    /// line, so that the common path stays small.
+    @inline(never)
+    private func changeFootprintWithTimedChecks(
+        of reference: AppReference, by delta: Bytes, purgeable: Bool, at time: Double
+    ) throws(EngineError) {
+        try mutate { () throws(EngineError) in
+            expireBackgroundTasks(through: time)
+            runMemoryPressureChecks(through: time)
+        }
+        // A check may have killed the app: then the change is refused as for any app not running.
+        guard isCurrent(reference) else { throw .staleReference(reference) }
+        try changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
+        now = time
+        if needsPressureEvaluation { try mutate { () throws(EngineError) in evaluatePressure() } }
+        settleMemoryPressure()
     }
 
     /// Called from inside a callback: the change, deferred as an `allocate` or `free` action

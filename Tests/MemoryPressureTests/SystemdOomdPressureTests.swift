@@ -81,6 +81,25 @@ struct SystemdOomdPressureTests {
         #expect(engine._invariantViolation() == nil)
     }
 
+    @Test("a footprint change through an app reference runs the checks due first, as an action does")
+    func referencePath() throws {
+        let engine = SystemdOomdTests.engine(try Self.policy())
+        try engine.step(0, .launch(AppLaunch(id: "A", footprint: .mebibytes(300))))
+        try engine.step(1, .home)
+        try engine.step(2, .launch(AppLaunch(id: "C", footprint: .mebibytes(100))))
+        let reference = try #require(engine.reference(to: "C"))
+        try engine.changeFootprint(of: reference, by: .mebibytes(620), at: 10)
+        #expect(engine.memoryPressureLimitStatus?.fullAverage10 == 0)
+        // C was killed at the check of 38 s, before this change at 60 s.
+        #expect(throws: EngineError.self) { try engine.changeFootprint(of: reference, by: .mebibytes(1), at: 60) }
+        let kills = engine.takeEvents().compactMap { event -> (Double, AppID)? in
+            guard case .kill(let app, _, _, _, _) = event.kind else { return nil }
+            return (event.time, app)
+        }
+        #expect(kills.count == 1 && kills.first?.0 == 38 && kills.first?.1 == "C", "\(kills)")
+        #expect(engine._invariantViolation() == nil)
+    }
+
     @Test("after a kill oomd waits 15 s before it acts again (POST_ACTION_DELAY_USEC)")
     func waitsAfterAKill() throws {
         let engine = SystemdOomdTests.engine(try Self.policy())
