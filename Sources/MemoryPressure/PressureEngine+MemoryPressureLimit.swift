@@ -8,11 +8,14 @@
 struct MemoryPressureLimitBooks {
     /// `PSI_FREQ` (kernel/sched/psi.c): the averages are updated every 2 s (2 × HZ + 1 jiffies).
     static let period = 2.0
-    /// `EXP_10s` / `FIXED_1` (1677 / 2048): the weight of the old average at each update,
-    /// 1 / exp(2 s / 10 s).
-    static let decay = 1677.0 / 2048
+    /// `EXP_10s` (kernel/sched/psi.c): 1 / exp(2 s / 10 s) in `FIXED_1` units.
+    static let decay: UInt64 = 1677
+    /// `FIXED_1` (include/linux/sched/loadavg.h): 1.0 in fixed point, 11 fractional bits.
+    static let fixedOne: UInt64 = 1 << 11
 
     let rule: MemoryPressureLimit
+    /// The limit in hundredths of a percent, as oomd reads `ManagedOOMMemoryPressureLimit=`.
+    let limitHundredths: Int
     /// The zone watermarks, in bytes of free memory.
     let minWatermark: Int64
     let lowWatermark: Int64
@@ -24,8 +27,8 @@ struct MemoryPressureLimitBooks {
     var accountedThrough = 0.0
     /// When the averages are next updated (`avg_next_update`).
     var nextPeriod = MemoryPressureLimitBooks.period
-    /// `avg10` of the "full" stall, in percent.
-    var average10 = 0.0
+    /// `avg[0]` of the "full" stall: percent × `FIXED_1`, in the kernel's integer arithmetic.
+    var average10: UInt64 = 0
     /// Whether allocations block (free memory below the min watermark) since the last action.
     var isBlocked = false
     /// Whether kswapd or an allocating task reclaims (free memory below the low watermark) since
@@ -42,16 +45,33 @@ struct MemoryPressureLimitBooks {
 
     init(rule: MemoryPressureLimit, device: Device) {
         self.rule = rule
+        limitHundredths = Int((rule.limitPercent * 100).rounded())
         minWatermark = ZoneWatermark.min.resolved(on: device).value
         lowWatermark = ZoneWatermark.low.resolved(on: device).value
         nextCheck = rule.intervalSeconds
     }
 
+    /// `avg10` as `/proc/pressure/memory` prints it and oomd reads it, in hundredths of a percent:
+    /// `LOAD_INT(avg)` and `LOAD_FRAC(avg)` (include/linux/sched/loadavg.h), two decimals, floored.
+    var average10Hundredths: Int {
+        Int(average10 >> 11) * 100 + Int(((average10 & (Self.fixedOne - 1)) * 100) >> 11)
+    }
+
+    /// Whether the average is above oomd's limit (`oomd_pressure_above()`: `avg10 > limit`).
+    var isAboveLimit: Bool { average10Hundredths > limitHundredths }
+
+    /// `calc_load()` (include/linux/sched/loadavg.h): one update of the average towards `active`
+    /// (percent × `FIXED_1`), rounded up while it rises.
+    static func calcLoad(_ load: UInt64, active: UInt64) -> UInt64 {
+        var next = load &* decay &+ active &* (fixedOne - decay)
+        if active >= load { next &+= fixedOne - 1 }
+        return next / fixedOne
+    }
     /// Whether the average may be above the limit at a check before the next action: allocations
     /// block, it is above already, or stall not yet averaged (direct reclaim past a period's
     /// length) may lift it. Otherwise it only falls until the next action.
     var mayExceedLimit: Bool {
-        isBlocked || average10 > rule.limitPercent || fullTotal - averagedTotal >= 1e-9
+        isBlocked || isAboveLimit || fullTotal - averagedTotal >= 1e-9
     }
 
     /// Counts the stall and reclaim of the time from ``accountedThrough`` to `time`, in the state
@@ -66,24 +86,29 @@ struct MemoryPressureLimitBooks {
     /// Brings the stall and the average up to `time`: `update_averages()` at every period
     /// boundary, a sample capped at the period (the excess carried into the next), its integer
     /// percentage folded in by `calc_avgs()`. Once nothing is carried over, the periods up to
-    /// `time` are alike — wholly stalled while allocations block, not at all otherwise
-    /// (`calc_load_n()`) — and are folded in together.
+    /// `time` are alike — wholly stalled while allocations block, not at all otherwise — and the
+    /// average moves only until it settles (at 100 % or at 0, in at most about 70 updates of the
+    /// kernel's integer arithmetic); the rest of the stretch is counted at once.
     ///
-    /// - Complexity: O(1) amortized: at most 64 multiplications for a stretch of alike periods
-    ///   (the average is then within 10⁻⁵ of where it tends).
+    /// - Complexity: O(1): at most about 70 updates for a stretch of alike periods.
     mutating func advance(to time: Double) {
         while nextPeriod <= time {
             accrue(to: nextPeriod)
             let sample = Swift.min(fullTotal - averagedTotal, Self.period)
             averagedTotal += sample
-            let percent = (sample * 100 / Self.period).rounded(.down)
-            average10 = average10 * Self.decay + percent * (1 - Self.decay)
+            let percent = UInt64((sample * 100 / Self.period).rounded(.down))
+            average10 = Self.calcLoad(average10, active: percent * Self.fixedOne)
             nextPeriod += Self.period
             guard nextPeriod <= time, fullTotal - averagedTotal < 1e-9 else { continue }
             let alike = Int(((time - nextPeriod) / Self.period).rounded(.down)) + 1
-            let tendsTo = isBlocked ? 100.0 : 0
-            for _ in 0..<Swift.min(alike, 64) { average10 = tendsTo + (average10 - tendsTo) * Self.decay }
-            if alike > 64 { average10 = tendsTo }
+            let active = isBlocked ? 100 * Self.fixedOne : 0
+            var updates = 0
+            while updates < alike {
+                let next = Self.calcLoad(average10, active: active)
+                if next == average10 { break }
+                average10 = next
+                updates += 1
+            }
             let span = Double(alike) * Self.period
             accrue(to: accountedThrough + span)
             averagedTotal += isBlocked ? span : 0
@@ -96,7 +121,8 @@ struct MemoryPressureLimitBooks {
 extension PressureEngine {
     /// systemd-oomd's view of the simulated device under a policy with ``Policy/memoryPressureLimit``.
     public struct MemoryPressureLimitStatus: Sendable, Hashable {
-        /// The running 10-second average of the "full" stall, in percent (PSI's `full avg10`).
+        /// The running 10-second average of the "full" stall, in percent with two decimals, as
+        /// `/proc/pressure/memory` prints PSI's `full avg10`.
         public var fullAverage10: Double
         /// Seconds of "full" stall since the engine started (PSI's `full total`, in seconds).
         public var fullTotalSeconds: Double
@@ -113,7 +139,8 @@ extension PressureEngine {
     public var memoryPressureLimitStatus: MemoryPressureLimitStatus? {
         guard let books = memoryPressureLimit else { return nil }
         return MemoryPressureLimitStatus(
-            fullAverage10: books.average10, fullTotalSeconds: books.fullTotal, limitExceededSince: books.limitHitStart,
+            fullAverage10: Double(books.average10Hundredths) / 100, fullTotalSeconds: books.fullTotal,
+            limitExceededSince: books.limitHitStart,
             lastReclaim: books.lastReclaim.isFinite ? books.lastReclaim : nil)
     }
 
@@ -155,7 +182,7 @@ extension PressureEngine {
                 break
             }
             memoryPressureLimit!.nextCheck = check + rule.intervalSeconds
-            guard books.average10 > rule.limitPercent else {
+            guard books.isAboveLimit else {
                 memoryPressureLimit!.limitHitStart = nil
                 continue
             }
@@ -180,7 +207,8 @@ extension PressureEngine {
             // with reclaim activity"; the average in parentheses, so reasons group by the rule.
             let reason =
                 "\(MemoryPressureLimit.killReasonPrefix)\(Self.percent(rule.limitPercent)) for > \(Self.seconds(rule.durationSeconds)) "
-                + "with reclaim activity (full avg10 \(Self.percent(books.average10))): highest pgscan rate: "
+                + "with reclaim activity (full avg10 \(Self.percent(Double(books.average10Hundredths) / 100))): "
+                + "highest pgscan rate: "
                 + "\(Bytes(apps[victim].footprint)) resident"
             kill(victim, reason: reason)
             evaluatePressure()

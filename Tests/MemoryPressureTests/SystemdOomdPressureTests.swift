@@ -8,7 +8,8 @@ import TestSupport
 /// `oomd_pressure_above()` has seen the session's PSI `full avg10` above 50 % for 20 s, and the
 /// session reclaimed within 30 s, `oomd_kill_by_pgscan_rate()` kills the app with the highest
 /// pgscan rate, then waits 15 s (`POST_ACTION_DELAY_USEC`). The average is kernel/sched/psi.c's
-/// `calc_avgs()`: every 2 s, avg = avg × 1677/2048 + pct × (1 − 1677/2048).
+/// `calc_avgs()`: every 2 s, avg = avg × 1677/2048 + pct × (1 − 1677/2048), in the kernel's
+/// fixed point (`calc_load()`, include/linux/sched/loadavg.h), printed with two decimals.
 @Suite("systemd-oomd: the memory-pressure rule")
 struct SystemdOomdPressureTests {
     /// `systemd-oomd` on a 1 GiB device (1000 MiB usable, min watermark 4 MiB) whose zram takes
@@ -20,11 +21,23 @@ struct SystemdOomdPressureTests {
         return policy
     }
 
+    /// `calc_load()` as include/linux/sched/loadavg.h writes it: `FIXED_1` = 2048, `EXP_10s` = 1677.
+    static func calcLoad(_ load: UInt64, _ active: UInt64) -> UInt64 {
+        var next = load * 1677 + active * (2048 - 1677)
+        if active >= load { next += 2047 }
+        return next / 2048
+    }
+
+    /// A fixed-point average as `/proc/pressure/memory` prints it: `LOAD_INT`.`LOAD_FRAC`.
+    static func printed(_ average: UInt64) -> Double {
+        Double((average >> 11) * 100 + (((average & 2047) * 100) >> 11)) / 100
+    }
+
     /// The kernel's `avg10` after `periods` updates of a stall that filled each of them.
     static func average(afterFullPeriods periods: Int) -> Double {
-        var average = 0.0
-        for _ in 0..<periods { average = average * 1677 / 2048 + 100 * (1 - 1677.0 / 2048) }
-        return average
+        var average: UInt64 = 0
+        for _ in 0..<periods { average = calcLoad(average, 100 * 2048) }
+        return printed(average)
     }
 
     static func kills(_ events: [String]) -> [String] { events.filter { $0.contains(" kill ") } }
@@ -57,7 +70,7 @@ struct SystemdOomdPressureTests {
         // Blocked from 10 s: the periods ending at 12, 14, 16 and 18 s are fully stalled.
         try engine.step(18, .tick)
         let status = try #require(engine.memoryPressureLimitStatus)
-        #expect(abs(status.fullAverage10 - Self.average(afterFullPeriods: 4)) < 1e-9, "\(status)")
+        #expect(status.fullAverage10 == Self.average(afterFullPeriods: 4), "\(status)")
         #expect(status.fullTotalSeconds == 8)
         // 55.06 % > 50 % since the check at 18 s.
         #expect(status.limitExceededSince == 18)
@@ -148,12 +161,16 @@ struct SystemdOomdPressureTests {
         let other = SystemdOomdTests.engine(try Self.policy())
         try Self.blockAtTen(other)
         try other.step(18, .free(app: "C", bytes: .mebibytes(200), purgeable: false))
-        let atEighteen = try #require(other.memoryPressureLimitStatus).fullAverage10
+        #expect(try #require(other.memoryPressureLimitStatus).fullAverage10 == Self.average(afterFullPeriods: 4))
         try other.step(38, .tick)
         let decayed = try #require(other.memoryPressureLimitStatus).fullAverage10
-        var expected = atEighteen
-        for _ in 0..<10 { expected *= 1677.0 / 2048 }
-        #expect(abs(decayed - expected) < 1e-9, "\(decayed) \(expected)")
+        var expected: UInt64 = 0
+        for _ in 0..<4 { expected = Self.calcLoad(expected, 100 * 2048) }
+        for _ in 0..<10 { expected = Self.calcLoad(expected, 0) }
+        #expect(decayed == Self.printed(expected), "\(decayed) \(expected)")
+        // …and reaches 0, as the kernel's integer arithmetic does, long before a thousand periods.
+        try other.step(2038, .tick)
+        #expect(other.memoryPressureLimitStatus?.fullAverage10 == 0)
     }
 
     @Test("the average matches a reference that steps every period of a random blocked/unblocked timeline", arguments: 1...20)
@@ -180,7 +197,7 @@ struct SystemdOomdPressureTests {
             blockedFrom.append((time, engine.free.value < minimum))
         }
         // The reference: every 2 s period, the blocked time in it, calc_avgs()'s update.
-        var average = 0.0
+        var average: UInt64 = 0
         var total = 0.0
         var period = 2.0
         while period <= time {
@@ -190,11 +207,11 @@ struct SystemdOomdPressureTests {
                 stall += Swift.max(0, Swift.min(end, period) - Swift.max(change.time, period - 2))
             }
             total += stall
-            average = average * 1677 / 2048 + (stall * 100 / 2).rounded(.down) * (1 - 1677.0 / 2048)
+            average = Self.calcLoad(average, UInt64((stall * 100 / 2).rounded(.down)) * 2048)
             period += 2
         }
         let status = try #require(engine.memoryPressureLimitStatus)
-        #expect(abs(status.fullAverage10 - average) < 1e-6, "seed \(seed): \(status.fullAverage10) against \(average)")
+        #expect(status.fullAverage10 == Self.printed(average), "seed \(seed): \(status.fullAverage10) against \(average)")
         #expect(status.fullTotalSeconds >= total - 1e-6, "seed \(seed)")
     }
 

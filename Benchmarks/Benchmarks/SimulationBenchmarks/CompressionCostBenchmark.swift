@@ -24,6 +24,8 @@ final class CompressionCostBenchmark {
         "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi",
         // earlyoom and its swap variants (earlyoom-swap and earlyoom-zswap are in Examples/policies).
         "earlyoom", "earlyoom-zram", "earlyoom-swap", "earlyoom-zswap",
+        // systemd-oomd over the same zram, with its memory-pressure rule's checks between actions.
+        "systemd-oomd",
     ]
 
     /// The learning policies measured (issue 26), after ios4, whose lifecycle they share;
