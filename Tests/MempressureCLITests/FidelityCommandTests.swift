@@ -24,6 +24,17 @@ struct FidelityCommandTests {
         #expect(!order.contains { ($0["app"] as? String) == own })
     }
 
+    @Test("watch under systemd-oomd prints the machine's PSI full avg10 beside oomd's limit; other policies do not", .tags(.machine), .machineDependent)
+    func watchShowsFullStall() throws {
+        guard FileManager.default.isReadableFile(atPath: "/proc/pressure/memory") else { return }
+        let oomd = try runMempressure(["watch", "--policy", "systemd-oomd", "--count", "1"])
+        #expect(oomd.status == 0, "\(oomd.standardError)")
+        let line = oomd.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.contains(", full avg10 ") && line.contains("% (systemd-oomd acts above 50.00% held 20s)"), "\(line)")
+        let earlyoom = try runMempressure(["watch", "--policy", "earlyoom", "--count", "1"])
+        #expect(!earlyoom.standardOutput.contains("full avg10"), "\(earlyoom.standardOutput)")
+    }
+
     @Test("kill-order of a snapshot keeps the contract's keys (no excluded key)")
     func snapshotReportUnchanged() throws {
         let json = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--format", "json"])

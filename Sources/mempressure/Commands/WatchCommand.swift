@@ -166,6 +166,12 @@ struct WatchCommand: AsyncParsableCommand {
         if let stall = ranking.snapshot.pressure {
             out += String(format: ", PSI some avg10 %.2f%%", stall.some.avg10)
             out += " (lmkd's default triggers: \(LMKDStallThresholds.defaults.level(of: stall).rawValue))"
+            // What systemd-oomd's memory-pressure rule reads (for a cgroup; here the whole machine).
+            if let rule = engine.policy.memoryPressureLimit, let full = stall.full {
+                out += String(
+                    format: ", full avg10 %.2f%% (systemd-oomd acts above %.2f%% held %gs)", full.avg10, rule.limitPercent,
+                    rule.durationSeconds)
+            }
         }
         out += "\n"
         if let own = ranking.snapshot.excludedProcessID {
