@@ -215,19 +215,6 @@ struct SystemdOomdPressureTests {
         #expect(status.fullTotalSeconds >= total - 1e-6, "seed \(seed)")
     }
 
-    /// A seeded generator (SplitMix64), so each argument is one fixed timeline.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("the rule round-trips through a policy file, and a value out of range names its key")
     func policyFile() throws {
         let shipped = try Policy.shipped("systemd-oomd")
