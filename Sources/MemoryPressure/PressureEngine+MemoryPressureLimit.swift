@@ -144,6 +144,16 @@ extension PressureEngine {
             lastReclaim: books.lastReclaim.isFinite ? books.lastReclaim : nil)
     }
 
+    /// The app systemd-oomd's memory-pressure rule (``Policy/memoryPressureLimit``) would kill
+    /// were its conditions met now: the one with the most resident memory, in front or not (see
+    /// the rule's victim in docs/compression.md); `nil` without the rule or without a resident app.
+    ///
+    /// - Complexity: O(n)
+    public var memoryPressureLimitVictim: AppID? {
+        guard hasMemoryPressureLimit, let index = memoryPressureVictim() else { return nil }
+        return apps[cold: index].id
+    }
+
     /// Whether letting time pass to `time` may kill: a check of systemd-oomd's memory-pressure
     /// rule (``Policy/memoryPressureLimit``) falls due by then while allocations block or the
     /// stall's average is above the limit. Such a kill happens at its check's time, inside the

@@ -67,6 +67,7 @@ struct SystemdOomdPressureTests {
         let engine = SystemdOomdTests.engine(try Self.policy())
         try Self.blockAtTen(engine)
         #expect(engine.memoryPressureLimitStatus?.fullAverage10 == 0)
+        #expect(engine.memoryPressureLimitVictim == "C", "the largest resident app, in front")
         // Blocked from 10 s: the periods ending at 12, 14, 16 and 18 s are fully stalled.
         try engine.step(18, .tick)
         let status = try #require(engine.memoryPressureLimitStatus)
@@ -91,6 +92,7 @@ struct SystemdOomdPressureTests {
         #expect(kills.count == 1, "\(kills)")
         #expect(kills.first?.app == "C" && kills.first?.reason == expected, "\(kills)")
         #expect(kills.first?.time == 38, "killed at the check of 38 s")
+        #expect(engine.memoryPressureLimitVictim == "A", "with C gone, A is the largest resident app")
         #expect(engine._invariantViolation() == nil)
     }
 

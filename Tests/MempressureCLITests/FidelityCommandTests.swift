@@ -35,6 +35,19 @@ struct FidelityCommandTests {
         #expect(!earlyoom.standardOutput.contains("full avg10"), "\(earlyoom.standardOutput)")
     }
 
+    @Test("kill-order under systemd-oomd names, under the table, whom its memory-pressure rule would kill instead")
+    func pressureRuleNote() throws {
+        let table = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--policy", "systemd-oomd"])
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(
+            table.standardOutput.contains(
+                "memory-pressure rule: once PSI full avg10 has stayed above 50.00% for 20 s (with reclaim in the last 30 s), "
+                    + "it kills the app with the most resident memory instead: com.example.game; a snapshot holds no stall history"),
+            "\(table.standardOutput)")
+        let earlyoom = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--policy", "earlyoom"])
+        #expect(!earlyoom.standardOutput.contains("memory-pressure rule"))
+    }
+
     @Test("kill-order of a snapshot keeps the contract's keys (no excluded key)")
     func snapshotReportUnchanged() throws {
         let json = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--format", "json"])

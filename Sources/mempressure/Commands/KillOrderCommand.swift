@@ -125,6 +125,7 @@ struct KillOrderCommand: ParsableCommand {
                 policy: policy.name, device: engine.device, free: engine.free, level: engine.levelForFreeMemory,
                 order: engine.killOrder(limit: limit ?? Int.max), protected: engine.protectedApps(), explain: explain)
             if let machine { Self.describeLive(machine, into: &report) }
+            if let note = Self.pressureRuleNote(engine, live: machine != nil) { report.notes.append(note) }
             switch format {
             case .table: try StandardOutput.write(report.table)
             case .json, .jsonl: try StandardOutput.write(report.json)
@@ -294,6 +295,20 @@ struct KillOrderCommand: ParsableCommand {
     }
 
     /// What a live report adds: this tool's own process, left out, and the PSI reading.
+    /// Under a policy with systemd-oomd's memory-pressure rule, what that rule would kill instead of
+    /// the ranking's first: the ranking is its other rule's, and the pressure rule acts only once
+    /// the stall's average has stayed above its limit, which a snapshot has no history of.
+    static func pressureRuleNote(_ engine: PressureEngine, live: Bool) -> String? {
+        guard let rule = engine.policy.memoryPressureLimit else { return nil }
+        var note = String(
+            format: "memory-pressure rule: once PSI full avg10 has stayed above %.2f%% for %g s (with reclaim in the last %g s), ",
+            rule.limitPercent, rule.durationSeconds, rule.reclaimWithinSeconds)
+        note += "it kills the app with the most resident memory instead"
+        if let victim = engine.memoryPressureLimitVictim { note += ": \(victim.escaped)" }
+        note += live ? "; the machine's PSI reading is on the line above" : "; a snapshot holds no stall history"
+        return note
+    }
+
     static func describeLive(_ machine: LinuxSystemSnapshot, into report: inout KillOrderReport) {
         if let id = machine.excludedProcessID {
             let name = machine.excludedProcess?.appID.rawValue ?? "mempressure[\(id.rawValue)]"
