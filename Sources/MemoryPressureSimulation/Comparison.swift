@@ -270,17 +270,41 @@ extension Comparison {
         }
     }
 
-    /// The share of the gap in mean launch wait between `baseline` and the oracle that each policy
-    /// closes (baseline 0, oracle 1; negative for policies worse than the baseline), or `nil`
-    /// without an oracle among the policies or without a gap.
+    /// The oracle the gap is measured to: the first policy named `oracle` or `oracle@…`
+    /// (``Oracle/isOracleName(_:)``), or `nil` without one.
+    ///
+    /// - Complexity: O(policies)
+    public var gapReference: Int? { policies.firstIndex(where: Oracle.isOracleName) }
+
+    /// The share of the gap in mean launch wait between `baseline` and the oracle
+    /// (``gapReference``) that each policy closes (baseline 0, oracle 1; negative for policies
+    /// worse than the baseline), or `nil` without an oracle among the policies or without a gap.
     ///
     /// - Complexity: O(policies × samples)
     public func gapToOracleClosed(baseline: Int) -> [Double]? {
-        guard let oracle = policies.firstIndex(of: Oracle.name) else { return nil }
+        guard let oracle = gapReference else { return nil }
         let means = policies.indices.map { Statistics.mean(values(of: .launchWait, policy: $0)) }
         let gap = means[baseline] - means[oracle]
         guard gap > 0 else { return nil }
         return means.map { (means[baseline] - $0) / gap }
+    }
+
+    /// A 95 % interval of each share ``gapToOracleClosed(baseline:)`` gives, from a percentile
+    /// bootstrap over the samples (``Statistics/bootstrapRatioInterval(_:_:)``: each sample's
+    /// baseline-minus-policy wait over its baseline-minus-oracle wait, resampled together); `nil`
+    /// where the share is not a ratio (the baseline's 0 and the oracle's 1) or the gap is not
+    /// positive in every resample, and `nil` for all without a share.
+    ///
+    /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
+    public func gapToOracleClosedIntervals(baseline: Int) -> [ClosedRange<Double>?]? {
+        guard let oracle = gapReference, gapToOracleClosed(baseline: baseline) != nil else { return nil }
+        let reference = values(of: .launchWait, policy: baseline)
+        let gaps = zip(reference, values(of: .launchWait, policy: oracle)).map { $0 - $1 }
+        return policies.indices.map { index in
+            guard index != baseline && index != oracle else { return nil }
+            let closed = zip(reference, values(of: .launchWait, policy: index)).map { $0 - $1 }
+            return Statistics.bootstrapRatioInterval(closed, gaps)
+        }
     }
 
     /// The paired differences `policy − baseline` of `metric` for every policy (`nil` for the

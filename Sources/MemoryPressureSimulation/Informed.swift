@@ -25,11 +25,24 @@ public enum Informed {
             reasonSuffix: "informed: fewest expected opens per byte, from the user's true weights")
     }
 
-    /// Whether `policy` is this reference (its name, and bands scored from outside).
+    /// The reference with the lifecycle of `policy` instead of `Policy.ios4`'s, named `informed@`
+    /// and `policy`'s name (as ``Oracle/policy(lifecycleOf:)``).
+    ///
+    /// - Complexity: O(size of `policy`)
+    public static func policy(lifecycleOf policy: Policy) -> Policy {
+        Oracle.reference(
+            name: name + Oracle.lifecycleSeparator + policy.name,
+            summary: "reference: \(policy.name)'s lifecycle, victims by the user's true app weights (known, not learnt)",
+            reasonSuffix: "informed: fewest expected opens per byte, from the user's true weights",
+            lifecycle: policy)
+    }
+
+    /// Whether `policy` is this reference (its name, `informed` or `informed@…`, and bands scored
+    /// from outside).
     ///
     /// - Complexity: O(bands of `policy`)
     public static func isInformed(_ policy: Policy) -> Bool {
-        policy.name == name && Oracle.isClairvoyant(policy)
+        (policy.name == name || policy.name.hasPrefix(name + Oracle.lifecycleSeparator)) && Oracle.isClairvoyant(policy)
     }
 
     /// The scoring function for `user` of `model`: higher is killed first.

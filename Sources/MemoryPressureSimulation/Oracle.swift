@@ -35,11 +35,23 @@ public enum Oracle {
     /// at 20 % or more. It bounds what a policy that chooses victims and prewarms can do, as
     /// ``policy`` bounds victim choice alone. Runs that use it get their chances from
     /// ``prewarmChance(openTimes:)``.
-    public static var prewarmingPolicy: Policy {
+    public static var prewarmingPolicy: Policy { prewarmingPolicy(lifecycleOf: .ios4, name: prewarmingName) }
+
+    /// ``prewarmingPolicy`` with the lifecycle of `policy` instead of `Policy.ios4`'s (as
+    /// ``policy(lifecycleOf:)``), named `oracle-prewarm@` and `policy`'s name: the like-for-like
+    /// reference for a policy that prewarms under that lifecycle.
+    ///
+    /// - Complexity: O(size of `policy`)
+    public static func prewarmingPolicy(lifecycleOf policy: Policy) -> Policy {
+        prewarmingPolicy(lifecycleOf: policy, name: prewarmingName + lifecycleSeparator + policy.name)
+    }
+
+    private static func prewarmingPolicy(lifecycleOf base: Policy, name: String) -> Policy {
         var policy = reference(
-            name: prewarmingName,
-            summary: "clairvoyant reference with prewarming: the oracle, and the app opened next launched ahead",
-            reasonSuffix: "oracle: reopened furthest in the future per byte")
+            name: name,
+            summary: "clairvoyant reference with prewarming: the oracle with \(base.name)'s lifecycle, and the app opened next launched ahead",
+            reasonSuffix: "oracle: reopened furthest in the future per byte",
+            lifecycle: base)
         policy.prediction.prewarm = Prewarm(chance: 1, freeAbove: .percent(20), unopened: 1)
         return policy
     }
@@ -71,11 +83,40 @@ public enum Oracle {
         if policy.prediction.prewarm != nil { engine.prewarmChance = prewarmChance(openTimes: openTimes) }
     }
 
-    /// A reference that shares `Policy.ios4`'s lifecycle and orders every band by
-    /// `BandOrder.externalScore` (its host supplies the scores), each band's reason followed by
-    /// `reasonSuffix` in parentheses: the oracle and ``Informed``.
-    static func reference(name: String, summary: String, reasonSuffix: String) -> Policy {
-        var policy = Policy.ios4
+    /// The oracle with the lifecycle of `policy` instead of `Policy.ios4`'s: its thresholds,
+    /// warnings, purges, kill rule, bands and everything else, with every band ordered by
+    /// `BandOrder.externalScore`. Named `oracle@` and `policy`'s name. It bounds what a choice of
+    /// victims can do under that lifecycle, which is the like-for-like reference for a policy
+    /// that changes both the order and the lifecycle.
+    ///
+    /// - Complexity: O(size of `policy`)
+    public static func policy(lifecycleOf policy: Policy) -> Policy {
+        reference(
+            name: name + lifecycleSeparator + policy.name,
+            summary: "clairvoyant reference: \(policy.name)'s lifecycle, the victim whose loss costs least future wait per byte",
+            reasonSuffix: "oracle: reopened furthest in the future per byte",
+            lifecycle: policy)
+    }
+
+    /// What joins a reference's name to the name of the policy whose lifecycle it keeps
+    /// (`oracle@predictive`).
+    public static let lifecycleSeparator = "@"
+
+    /// Whether `name` names the oracle: `oracle`, or `oracle@` followed by the name of the policy
+    /// whose lifecycle it keeps (``policy(lifecycleOf:)``). The oracle that prewarms is not one.
+    ///
+    /// - Complexity: O(length of `name`)
+    public static func isOracleName(_ name: String) -> Bool {
+        name == Self.name || name.hasPrefix(Self.name + lifecycleSeparator)
+    }
+
+    /// A reference that shares `lifecycle`'s lifecycle (`Policy.ios4`'s by default) and orders
+    /// every band by `BandOrder.externalScore` (its host supplies the scores), each band's reason
+    /// followed by `reasonSuffix` in parentheses: the oracle and ``Informed``. What `lifecycle`
+    /// would learn (`Policy/prediction`) is dropped, and its prewarming with it.
+    static func reference(name: String, summary: String, reasonSuffix: String, lifecycle: Policy = .ios4) -> Policy {
+        var policy = lifecycle
+        policy.prediction = Policy.ios4.prediction
         policy.name = name
         policy.summary = summary
         for index in policy.bands.indices {

@@ -90,6 +90,37 @@ public enum Statistics {
         return means.sorted()
     }
 
+    /// The percentile-bootstrap interval of the ratio of means `mean(numerators) /
+    /// mean(denominators)`, resampling the pairs (the same sample in both) from a fixed seed; `nil`
+    /// when the arrays are empty or of different lengths, or when the mean of the denominators is
+    /// not above zero in some resample (the ratio is then unbounded).
+    ///
+    /// The share of a gap that a policy closes is such a ratio: per sample, the baseline's launch
+    /// wait minus the policy's over the baseline's minus the oracle's.
+    ///
+    /// - Complexity: O(n × ``bootstrapResamples``)
+    public static func bootstrapRatioInterval(_ numerators: [Double], _ denominators: [Double]) -> ClosedRange<Double>? {
+        let n = numerators.count
+        guard n > 0, denominators.count == n else { return nil }
+        var random = SeededGenerator(seed: 0x5EED_B007)
+        var ratios: [Double] = []
+        ratios.reserveCapacity(bootstrapResamples)
+        for _ in 0..<bootstrapResamples {
+            var top = 0.0
+            var bottom = 0.0
+            for _ in 0..<n {
+                let index = Int(random.next() % UInt64(n))
+                top += numerators[index]
+                bottom += denominators[index]
+            }
+            guard bottom > 0 else { return nil }
+            ratios.append(top / bottom)
+        }
+        ratios.sort()
+        let (low, high) = percentileInterval(ofSorted: ratios)
+        return low...high
+    }
+
     /// The central ``confidence`` interval of sorted values (percentiles).
     static func percentileInterval(ofSorted sorted: [Double]) -> (Double, Double) {
         let tail = (1 - confidence) / 2

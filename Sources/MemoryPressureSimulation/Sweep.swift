@@ -525,7 +525,7 @@ public struct SweepCell: Sendable {
     /// The share of the launch-wait gap from the baseline to the oracle each policy closes, as
     /// ``Comparison/gapToOracleClosed(baseline:)`` computes it.
     public var gapToOracleClosed: [Double]? {
-        guard let oracle = definition.policies.firstIndex(of: Oracle.name) else { return nil }
+        guard let oracle = definition.policies.firstIndex(where: Oracle.isOracleName) else { return nil }
         let means = launchWaitMeans
         let gap = means[baseline] - means[oracle]
         guard gap > 0 else { return nil }

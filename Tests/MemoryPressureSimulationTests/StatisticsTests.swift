@@ -66,6 +66,27 @@ struct StatisticsTests {
         #expect(first.mean == 51.0 / 30)
     }
 
+    @Test("the share of a gap: a paired bootstrap of a ratio of means, deterministic, exact when every pair has the ratio")
+    func ratioInterval() throws {
+        // Every sample closes 40 % of its own gap: every resample's ratio is 0.4.
+        let gaps = (1...50).map { Double($0 % 7 + 1) }
+        let exact = try #require(Statistics.bootstrapRatioInterval(gaps.map { 0.4 * $0 }, gaps))
+        #expect(abs(exact.lowerBound - 0.4) < 1e-12 && abs(exact.upperBound - 0.4) < 1e-12)
+        // Noisy shares: the interval holds the ratio of the means, and a second run gives the same.
+        var random = SeededGenerator(seed: 7)
+        let closed = gaps.map { $0 * 0.5 + Double(random.next() % 1000) / 500 - 1 }
+        let interval = try #require(Statistics.bootstrapRatioInterval(closed, gaps))
+        let ratio = Statistics.mean(closed) / Statistics.mean(gaps)
+        #expect(interval.lowerBound < ratio && ratio < interval.upperBound, "\(interval) around \(ratio)")
+        #expect(Statistics.bootstrapRatioInterval(closed, gaps) == interval)
+        // Pairs resampled together: shuffling one side alone would change the interval.
+        #expect(Statistics.bootstrapRatioInterval(closed.reversed(), gaps) != interval)
+        // No gap in some resample, or nothing to resample: no interval.
+        #expect(Statistics.bootstrapRatioInterval([1, 1], [1, -1]) == nil)
+        #expect(Statistics.bootstrapRatioInterval([], []) == nil)
+        #expect(Statistics.bootstrapRatioInterval([1], [1, 2]) == nil)
+    }
+
     @Test("Holm: the smallest p times m, the next times m − 1, monotone, capped at 1, in input order")
     func holm() {
         let adjusted = Statistics.holm([0.04, 0.01, 0.03, 0.5])

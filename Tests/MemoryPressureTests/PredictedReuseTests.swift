@@ -94,9 +94,9 @@ struct PredictedReuseTests {
         let engine = Self.engine(try Self.policy { $0.transitions = false })
         try Self.habits(engine, mib: 400)
         #expect(engine.killOrder(limit: 1).first?.app == "evening")  // keys computed at 06:00
-        // At 18:00 the front app grows until kills start (urgent: below 10 % free of 4 GiB, 409.6
-        // MiB); one kill of 400 MiB brings free memory back above the 15 % target.
-        let grow = engine.free.value - Bytes.mebibytes(380).value
+        // At 18:00 the front app grows until kills start (jetsam's rule: critical, below 5 % free
+        // of 4 GiB, 204.8 MiB); one kill of 400 MiB brings free memory back above the 5 % target.
+        let grow = engine.free.value - Bytes.mebibytes(180).value
         let events = try engine.step(3 * Self.day + 18 * Self.hour, .allocate(app: "front", bytes: Bytes(grow), purgeable: false))
         let kills = events.filter { $0.contains(" kill ") }
         #expect(kills.count == 1)

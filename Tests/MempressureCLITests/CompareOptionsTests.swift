@@ -22,6 +22,9 @@ struct CompareOptionsTests {
             (["compare", "--policies", "informed", "--usage-log", "Examples/usage/sample.csv"], "informed knows a generated user"),
             (["compare", "--policies", "informed", "--workload", "server", "--seeds", "1", "--hours", "1", "--apps", "10"], "needs a workload with a user model"),
             (["simulate", "--policy", "informed"], "informed is a reference of compare"),
+            (["simulate", "--policy", "informed@predictive"], "informed is a reference of compare"),
+            (["compare", "--policies", "jetsam,informed@predictive", "--trace", "a.jsonl"], "informed knows a generated user"),
+            (["compare", "--policies", "jetsam,oracle@oracle", "--seeds", "2"], "oracle@oracle: oracle is a reference itself"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
         ])
@@ -70,6 +73,35 @@ struct CompareOptionsTests {
         #expect(result.standardOutput.contains("paired differences: policy − lru on the same 5 samples"))
         #expect(result.standardOutput.contains("oracle"))
         #expect(result.standardOutput.contains("share of the gap in mean launch wait from lru to the oracle closed"))
+    }
+
+    @Test("oracle@P keeps P's lifecycle and is the gap's reference; every share but the ends has an interval")
+    func oracleWithALifecycle() throws {
+        let result = try runMempressure([
+            "compare", "--policies", "jetsam,predictive,informed@predictive,oracle@predictive,oracle", "--seeds", "20",
+            "--baseline", "jetsam", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let policies = try #require(document["policies"] as? [[String: Any]])
+        #expect(policies.map { $0["name"] as? String } == ["jetsam", "predictive", "informed@predictive", "oracle@predictive", "oracle"])
+        let shares = policies.map { $0["gapToOracleClosed"] as? Double }
+        #expect(shares[0] == 0 && shares[3] == 1, "the gap runs from the baseline to the first oracle given: \(shares)")
+        #expect(policies[0]["gapToOracleClosedInterval"] == nil && policies[3]["gapToOracleClosedInterval"] == nil)
+        for index in [1, 2, 4] {
+            let interval = try #require(policies[index]["gapToOracleClosedInterval"] as? [Double])
+            let share = try #require(shares[index])
+            #expect(interval.count == 2 && interval[0] <= share && share <= interval[1], "\(interval) around \(share)")
+        }
+        let text = try runMempressure([
+            "compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "20", "--baseline", "jetsam",
+        ])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("share of the gap in mean launch wait from jetsam to oracle@predictive closed"))
+        #expect(text.standardOutput.contains(/predictive -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/), "\(text.standardOutput)")
+        let missing = try runMempressure(["compare", "--policies", "jetsam,oracle@nosuch.yaml", "--seeds", "2"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"), "\(missing.standardError)")
     }
 
     @Test("without --seeds the count is chosen sequentially, and the report says where and why it stopped")

@@ -17,8 +17,8 @@ struct CompareCommand: AsyncParsableCommand {
             --max-seeds, until every paired launch-wait difference against the baseline is resolved \
             (at a level split over the looks) or its 95 % interval is within ±half of --resolve \
             seconds (docs/statistics.md); the report says where and why it stopped. A row says \
-            what share of the gap between the baseline and the oracle each \
-            policy closes. Every metric shows its mean per sample with a 95 % \
+            what share of the gap between the baseline and the oracle (the first of oracle and \
+            oracle@P given) each policy closes. Every metric shows its mean per sample with a 95 % \
             confidence interval. A paired section then compares every policy with a baseline on the \
             same samples (the real killer with the lowest mean launch wait unless --baseline names one): the mean \
             difference, its 95 % interval and a p-value adjusted for the number of policies (Holm). \
@@ -46,7 +46,9 @@ struct CompareCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference (oracle-prewarm: one "
                 + "that also prewarms the app opened next), informed the one told "
-                + "each generated user's true app weights. (default: every shipped policy and oracle)",
+                + "each generated user's true app weights; all three keep ios4's lifecycle, and oracle@P, "
+                + "oracle-prewarm@P and informed@P keep that of the policy P (a name or a file) instead. "
+                + "(default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
 
@@ -174,7 +176,8 @@ struct CompareCommand: AsyncParsableCommand {
             }
             try OutputFile.validate(
                 [(svg, "--svg")],
-                inputs: trace + [workload.usageLog, eventLog, workload.shape.workload].compactMap { $0 } + policyNames)
+                inputs: trace + [workload.usageLog, eventLog, workload.shape.workload].compactMap { $0 }
+                    + policyNames.compactMap(PolicyOption.file(of:)))
             let resolved = try workload.resolve()
             let progress = ProgressIndicator("comparing")
             let report: @Sendable (Int, Int) -> Void = { done, total in progress.update(Double(done) / Double(total)) }

@@ -31,7 +31,8 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(
-            "Policies, comma-separated names or files; oracle is the clairvoyant reference. (default: every shipped policy and oracle)",
+            "Policies, comma-separated names or files; oracle is the clairvoyant reference with ios4's lifecycle, "
+                + "oracle@P the one with the lifecycle of the policy P (a name or a file). (default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
 
@@ -142,8 +143,8 @@ struct SweepCommand: AsyncParsableCommand {
             if let sweepFile { inputs.append("sweep=\(SweepDefinition.digest(try InputFile.read(sweepFile)))") }
             let names = policyNames.isEmpty ? (file?.policies ?? CompareCommand.defaultPolicies) : policyNames
             let chosen = try names.map { try PolicyOption.load($0) }
-            for name in names where !PolicyOption.isReference(name) {
-                inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(name)))")
+            for file in names.compactMap(PolicyOption.file(of:)) {
+                inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(file)))")
             }
             if let duplicate = Dictionary(grouping: chosen.map(\.name), by: { $0 }).first(where: { $0.value.count > 1 }
             )?.key {
@@ -153,7 +154,7 @@ struct SweepCommand: AsyncParsableCommand {
             inputs += workloadInputs
             try OutputFile.validate(
                 [(chart.svg, "--svg"), (output, "--output")],
-                inputs: [sweepFile, workload.workload].compactMap { $0 } + names
+                inputs: [sweepFile, workload.workload].compactMap { $0 } + names.compactMap(PolicyOption.file(of:))
                     + (usageLog.isEmpty ? [] : try Self.usageLogFiles(usageLog)))
             let chartParameter = try chart.parameterIndex(grid)
             let baselineName = baseline ?? file?.baseline

@@ -112,11 +112,19 @@ struct ComparisonReport {
             rows.append(row)
         }
         out += TextTable.render(rows, rightAligned: Set(1...comparison.policies.count))
-        if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
+        if let gaps = comparison.gapToOracleClosed(baseline: baseline), let reference = comparison.gapReference {
+            let oracle = comparison.policies[reference]
             out +=
-                "\nshare of the gap in mean launch wait from \(comparison.policies[baseline]) to the oracle closed:\n  "
+                "\nshare of the gap in mean launch wait from \(comparison.policies[baseline]) to \(oracle == Oracle.name ? "the oracle" : oracle) closed:\n  "
+            let intervals = comparison.gapToOracleClosedIntervals(baseline: baseline)
             out +=
-                comparison.policies.indices.map { "\(comparison.policies[$0]) \(Self.format(gaps[$0] * 100)) %" }
+                comparison.policies.indices.map { index in
+                    var share = "\(comparison.policies[index]) \(Self.format(gaps[index] * 100)) %"
+                    if let interval = intervals?[index] {
+                        share += " [\(Self.format(interval.lowerBound * 100)), \(Self.format(interval.upperBound * 100))]"
+                    }
+                    return share
+                }
                 .joined(separator: ", ") + "\n"
         }
         if comparison.policies.count > 1 && count > 1 { out += "\n" + pairedTable }
@@ -177,10 +185,14 @@ struct ComparisonReport {
         let intervals = metrics.map { comparison.intervals(of: $0) }
         let bests = metrics.map { comparison.best(for: $0) }
         let gaps = comparison.gapToOracleClosed(baseline: baseline)
+        let gapIntervals = comparison.gapToOracleClosedIntervals(baseline: baseline)
         var policies: [String] = []
         for (index, name) in comparison.policies.enumerated() {
             var item = "{\"name\":\(Event.json(name)),"
             if let gaps { item += "\"gapToOracleClosed\":\(Self.number(gaps[index]))," }
+            if let interval = gapIntervals?[index] {
+                item += "\"gapToOracleClosedInterval\":[\(Self.number(interval.lowerBound)),\(Self.number(interval.upperBound))],"
+            }
             item += "\"metrics\":{"
             item += metrics.indices.map { position in
                 let interval = intervals[position][index]
@@ -208,9 +220,11 @@ struct ComparisonReport {
         return out + "\"policies\":[" + policies.joined(separator: ",") + "]}\n"
     }
 
-    /// Tidy rows `policy,metric,statistic,sample,value`: every sample's `value`, then per policy and
-    /// metric the `mean`, `low` and `high` of its interval, and against the baseline the
-    /// `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
+    /// Tidy rows `policy,metric,statistic,sample,value`: every sample's `value`; with an oracle,
+    /// each policy's `gapToOracleClosed` of launch wait and, where it is a ratio,
+    /// `gapToOracleClosedLow` and `gapToOracleClosedHigh`; then per policy and metric the `mean`,
+    /// `low` and `high` of its interval, and against the baseline the `difference`,
+    /// `differenceLow`, `differenceHigh` and `adjustedP`.
     var csv: String {
         var out = "policy,metric,statistic,sample,value\n"
         for (index, name) in comparison.policies.enumerated() {
@@ -223,8 +237,14 @@ struct ComparisonReport {
             }
         }
         if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
+            let intervals = comparison.gapToOracleClosedIntervals(baseline: baseline)
             for (index, name) in comparison.policies.enumerated() {
-                out += "\(KillOrderReport.csvField(name)),launchWait,gapToOracleClosed,,\(Self.number(gaps[index]))\n"
+                let policy = KillOrderReport.csvField(name)
+                out += "\(policy),launchWait,gapToOracleClosed,,\(Self.number(gaps[index]))\n"
+                if let interval = intervals?[index] {
+                    out += "\(policy),launchWait,gapToOracleClosedLow,,\(Self.number(interval.lowerBound))\n"
+                    out += "\(policy),launchWait,gapToOracleClosedHigh,,\(Self.number(interval.upperBound))\n"
+                }
             }
         }
         for metric in metrics {

@@ -21,15 +21,59 @@ struct PolicyOption: ParsableArguments {
         try PolicyOption.load(policy ?? defaultName)
     }
 
-    /// Whether `name` names a policy without a file: a shipped one, the oracle or `informed`.
+    /// Whether `name` names a policy without a file: a shipped one, the oracle, the oracle that
+    /// prewarms or `informed`, or one of those with the lifecycle of a shipped policy
+    /// (`oracle@predictive`).
     static func isReference(_ name: String) -> Bool {
-        Policy.shippedNames.contains(name) || name == Oracle.name || name == Oracle.prewarmingName
+        if let lifecycle = LifecycleReference(name) { return Policy.shippedNames.contains(lifecycle.base) }
+        return Policy.shippedNames.contains(name) || name == Oracle.name || name == Oracle.prewarmingName
             || name == Informed.name
+    }
+
+    /// The policy file `name` reads, if any: `name` itself, or the policy after `@` in
+    /// `oracle@FILE` and the like; `nil` for shipped policies and references.
+    static func file(of name: String) -> String? {
+        guard !isReference(name) else { return nil }
+        return LifecycleReference(name)?.base ?? name
+    }
+
+    /// `oracle@P`, `oracle-prewarm@P` or `informed@P`: a reference with the lifecycle of the
+    /// policy `P` (a shipped name or a file).
+    struct LifecycleReference {
+        /// `oracle`, `oracle-prewarm` or `informed`.
+        var reference: String
+        /// The shipped policy's name or the file whose lifecycle the reference keeps.
+        var base: String
+
+        /// Splits `name` at its first `@` if it starts with `oracle@`, `oracle-prewarm@` or
+        /// `informed@` and names a policy after it.
+        init?(_ name: String) {
+            guard let at = name.firstIndex(of: Character(Oracle.lifecycleSeparator)) else { return nil }
+            let reference = String(name[..<at])
+            let base = String(name[name.index(after: at)...])
+            guard [Oracle.name, Oracle.prewarmingName, Informed.name].contains(reference), !base.isEmpty else { return nil }
+            self.reference = reference
+            self.base = base
+        }
     }
 
     /// Loads the shipped policy `nameOrPath`, or the policy file at that path; `informed` (the
     /// reference told a generated user's app weights) only where `allowsInformed`.
     static func load(_ nameOrPath: String, allowsInformed: Bool = false) throws -> Policy {
+        if let lifecycle = LifecycleReference(nameOrPath) {
+            if lifecycle.reference == Informed.name && !allowsInformed {
+                throw CLIError.usage("informed is a reference of compare on generated users, not a policy to run here")
+            }
+            let base = try load(lifecycle.base)
+            if Oracle.isClairvoyant(base) {
+                throw CLIError.usage("\(nameOrPath): \(lifecycle.base) is a reference itself; give a policy whose lifecycle to keep")
+            }
+            switch lifecycle.reference {
+            case Oracle.name: return Oracle.policy(lifecycleOf: base)
+            case Oracle.prewarmingName: return Oracle.prewarmingPolicy(lifecycleOf: base)
+            default: return Informed.policy(lifecycleOf: base)
+            }
+        }
         do {
             if nameOrPath == Oracle.name { return Oracle.policy }
             if nameOrPath == Oracle.prewarmingName { return Oracle.prewarmingPolicy }
