@@ -4,11 +4,12 @@ after d − 1 days replayed as a warm-up (`compare --hours 24d --warm-up 24(d �
 
 Prints a Markdown table: each policy's mean launch wait on day d, the paired difference of each
 learning policy against the baseline with its 95 % interval and verdict, and the share of the
-baseline-to-oracle gap it closes.
+baseline-to-oracle gap it closes, with its 95 % interval (a paired bootstrap over the users).
 
 Usage: scripts/learning-curve.py [--binary PATH] [--workload NAME] [--seeds N] [--first-seed S]
-                                  [--days D] [--baseline NAME] [--learners a,b]
-(a learner may be a policy file: Examples/policies/predictive-prewarm.yaml)
+                                  [--days D] [--baseline NAME] [--learners a,b] [--oracle NAME]
+(a learner may be a policy file: Examples/policies/predictive-prewarm.yaml; the oracle may keep a
+policy's lifecycle: --oracle oracle@predictive)
 """
 import argparse
 import json
@@ -28,16 +29,23 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--baseline", default="jetsam")
     parser.add_argument("--learners", default="relaunch-aware,predictive")
+    parser.add_argument("--oracle", default="oracle@predictive",
+                        help="the gap's reference: oracle (ios4's lifecycle) or oracle@P (policy P's)")
     args = parser.parse_args()
     if not 1 <= args.days <= 365:
         sys.exit("learning-curve: --days must be 1...365")
     learners = [name for name in args.learners.split(",") if name]
-    policies = [args.baseline] + learners + ["oracle"]
+    if not (args.oracle == "oracle" or args.oracle.startswith("oracle@")):
+        sys.exit("learning-curve: --oracle must be oracle or oracle@P")
+    policies = [args.baseline] + learners + [args.oracle]
     # A learner given as a policy file is named in the report by the file's name without its
-    # extension (which is its `name:` in the project's example files).
+    # extension (which is its `name:` in the project's example files); oracle@FILE likewise.
     def label(name: str) -> str:
+        if "@" in name:
+            reference, base = name.split("@", 1)
+            return f"{reference}@{label(base)}"
         return pathlib.Path(name).stem if name.endswith((".yaml", ".yml", ".json")) else name
-    header = ["day", args.baseline] + [label(name) for name in learners] + ["oracle"]
+    header = ["day", args.baseline] + [label(name) for name in learners] + [label(args.oracle)]
     header += [f"{label(name)} − {args.baseline} [95 %]" for name in learners]
     header += [f"gap closed: {label(name)}" for name in learners]
     print("| " + " | ".join(header) + " |")
@@ -62,7 +70,11 @@ def main() -> None:
             row.append(f"{paired['difference']:+.1f} [{paired['low']:+.1f}, {paired['high']:+.1f}] {paired['verdict']}")
         for name in learners:
             gap = by_name[label(name)].get("gapToOracleClosed")
-            row.append("–" if gap is None else f"{gap * 100:.0f} %")
+            interval = by_name[label(name)].get("gapToOracleClosedInterval")
+            cell = "–" if gap is None else f"{gap * 100:.0f} %"
+            if interval is not None:
+                cell += f" [{interval[0] * 100:.0f}, {interval[1] * 100:.0f}]"
+            row.append(cell)
         print("| " + " | ".join(row) + " |", flush=True)
 
 
