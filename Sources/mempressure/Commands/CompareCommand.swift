@@ -66,14 +66,14 @@ struct CompareCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Without --seeds: the difference in launch wait, in seconds per sample, the run must resolve: "
-                + "0.01...3600. (default: 1)",
+                + "0.01...3600.",
             valueName: "s"))
     var resolve: Double = SequentialSampling.standard.resolve
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Without --seeds: the most seeds the sequential rule runs: 30...10000. (default: 960)", valueName: "n"))
+            "Without --seeds: the most seeds the sequential rule runs: 30...10000.", valueName: "n"))
     var maxSeeds: Int = SequentialSampling.standard.maximum
 
     @Option(
@@ -85,8 +85,7 @@ struct CompareCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Replay the first hours of every sample without counting them (the policies learn from them; the "
-                + "metrics start after): 0...8760, below the sample's length; with generated seeds or --usage-log. "
-                + "(default: 0)",
+                + "metrics start after): 0...8760, below the sample's length; with generated seeds or --usage-log.",
             valueName: "h"))
     var warmUp: Double = 0
 
