@@ -22,7 +22,11 @@
 /// (the next open is the app with probability q; after that, opens are drawn from p). The victim is
 /// the app with the least expected loss per byte freed, (cold − warm launch seconds, priced by
 /// ``Policy/relaunch``) / (expected opens until reuse × bytes): Belady's rule with costs, in
-/// expectation. The relaunch is priced at the size the app launched with — what a relaunch loads
+/// expectation. With a ``horizon`` of H opens, the chance that the app is reopened within the next
+/// H opens, 1 − (1 − q)(1 − p(a, h))^(H − 1), takes the place of 1 / (expected opens until
+/// reuse): the loss per byte is (cold − warm seconds) × that chance / bytes. The chance saturates
+/// for apps the user is sure to come back to, so between two favourites the bytes and the cost
+/// decide, where the expected opens would keep the more popular one whatever its size. The relaunch is priced at the size the app launched with — what a relaunch loads
 /// again — and the bytes are its size now, so an app that has grown since its launch (views,
 /// caches, leaks) is cheaper to lose per byte. The clock's hour is read from engine time with time 0 at midnight, as in the
 /// built-in workloads and usage-log samples.
@@ -38,6 +42,10 @@ public struct ReusePrediction: Sendable, Hashable {
     public var hoursAhead: Int
     /// Whether the app opened last predicts the next one (an order-1 Markov model).
     public var transitions: Bool
+    /// The horizon, in opens, of the chance of reopening that prices a kill: the loss per byte is
+    /// the relaunch cost × the chance the app is reopened within this many opens / bytes. `nil`:
+    /// the relaunch cost / (expected opens until reuse × bytes).
+    public var horizon: Double?
     /// With compressed memory (``Policy/compression``): the expected opens until reuse above which
     /// reclaim kills an app instead of compressing it — an app the user is unlikely to come back to
     /// soon would only hold pool space and cost compression work, while a kill frees all of it. `nil`:
@@ -52,19 +60,21 @@ public struct ReusePrediction: Sendable, Hashable {
     /// - Complexity: O(1)
     public init(
         halfLife: Double, prior: Double, timeOfDay: Bool, hoursAhead: Int, transitions: Bool,
-        killInsteadOfCompressingAbove: Double? = nil, prewarm: Prewarm? = nil
+        horizon: Double? = nil, killInsteadOfCompressingAbove: Double? = nil, prewarm: Prewarm? = nil
     ) {
         self.halfLife = halfLife
         self.prior = prior
         self.timeOfDay = timeOfDay
         self.hoursAhead = hoursAhead
         self.transitions = transitions
+        self.horizon = horizon
         self.killInsteadOfCompressingAbove = killInsteadOfCompressingAbove
         self.prewarm = prewarm
     }
 
-    /// The defaults of `predictive.yaml` (see its comments for how they were chosen): a 7-day
-    /// half-life, a prior of 3 opens, the time of day over the next 3 hours, and transitions.
+    /// The defaults of a `prediction:` section, which are `predictive.yaml`'s but for its horizon
+    /// (see its comments for how they were chosen): a 7-day half-life, a prior of 3 opens, the time
+    /// of day over the next 3 hours, transitions, and no horizon.
     public static let standard = ReusePrediction(
         halfLife: 604_800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true)
 
@@ -74,6 +84,8 @@ public struct ReusePrediction: Sendable, Hashable {
     public static let priorRange: ClosedRange<Double> = 0...1000
     /// The accepted range of ``hoursAhead``.
     public static let hoursAheadRange: ClosedRange<Int> = 1...24
+    /// The accepted range of ``horizon``, in opens.
+    public static let horizonRange: ClosedRange<Double> = 1...1000
     /// The accepted range of ``killInsteadOfCompressingAbove``, in opens.
     public static let killInsteadOfCompressingRange: ClosedRange<Double> = 1...1_000_000
 

@@ -82,6 +82,9 @@ extension Policy {
         if !(ReusePrediction.hoursAheadRange ~= prediction.hoursAhead) {
             problem("prediction.hoursAhead", "expected 1...24, found \(prediction.hoursAhead)")
         }
+        if let horizon = prediction.horizon, !(ReusePrediction.horizonRange ~= horizon) {
+            problem("prediction.horizon", "expected 1...1000 opens, found \(horizon)")
+        }
         if let limit = prediction.killInsteadOfCompressingAbove {
             if !(ReusePrediction.killInsteadOfCompressingRange ~= limit) {
                 problem("prediction.killInsteadOfCompressingAbove", "expected 1...1000000 opens, found \(limit)")

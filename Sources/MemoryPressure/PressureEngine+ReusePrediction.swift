@@ -189,10 +189,25 @@ struct ReuseBooks {
 
     /// log of the expected loss per byte of killing app `index`, now of `footprint` bytes: the
     /// relaunch is priced at the size it launched with (what it would load again), the bytes freed
-    /// are today's (what it has grown to).
+    /// are today's (what it has grown to), and the chance it is needed is 1 / (expected opens
+    /// until reuse) or, with a horizon, ``reuseChance(_:within:)``.
     func logLoss(of index: Int, footprint: Int64, in round: Round) -> Double {
-        Math.log(Swift.max(relaunchSeconds(of: index, footprint: footprint), 1e-9))
-            - Math.log(Double(Swift.max(footprint, 1))) - Math.log(prediction(of: index, in: round).opens)
+        let guess = prediction(of: index, in: round)
+        let perByte =
+            Math.log(Swift.max(relaunchSeconds(of: index, footprint: footprint), 1e-9))
+            - Math.log(Double(Swift.max(footprint, 1)))
+        guard let horizon = model.horizon else { return perByte - Math.log(guess.opens) }
+        return perByte + Math.log(Swift.max(Self.reuseChance(guess, within: horizon), 1e-300))
+    }
+
+    /// The chance that an app is reopened within the next `horizon` opens: the next open is the
+    /// app with probability q (`guess.next`), and each later one with p(a, h) (`guess.hourShare`),
+    /// so 1 − (1 − q)(1 − p)^(horizon − 1).
+    static func reuseChance(
+        _ guess: (share: Double, hourShare: Double, next: Double, opens: Double), within horizon: Double
+    ) -> Double {
+        let missLater = Math.exp((horizon - 1) * Math.log(Swift.max(1 - guess.hourShare, 1e-300)))
+        return 1 - (1 - guess.next) * missLater
     }
 
     /// What relaunching app `index` (now of `footprint` bytes) would cost beyond a warm resume: a
@@ -268,7 +283,10 @@ extension PressureEngine {
         let guess = books.prediction(of: index, in: round)
         let seconds = books.relaunchSeconds(of: index, footprint: apps[index].footprint)
         func rounded(_ value: Double) -> String { Event.number((value * 100).rounded() / 100) }
-        return " (next open \(rounded(guess.next * 100)) %, opens until reuse \(rounded(guess.opens)), "
+        let within = books.model.horizon.map {
+            "reopened within \(Event.number($0)) opens \(rounded(ReuseBooks.reuseChance(guess, within: $0) * 100)) %, "
+        }
+        return " (next open \(rounded(guess.next * 100)) %, \(within ?? "")opens until reuse \(rounded(guess.opens)), "
             + "relaunch costs \(rounded(seconds)) s)"
     }
 }

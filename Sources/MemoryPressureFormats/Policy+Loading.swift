@@ -282,6 +282,7 @@ final class PolicyLoader {
         model.timeOfDay = try object.optionalBool("timeOfDay") ?? model.timeOfDay
         model.hoursAhead = try object.optionalInt("hoursAhead", in: ReusePrediction.hoursAheadRange) ?? model.hoursAhead
         model.transitions = try object.optionalBool("transitions") ?? model.transitions
+        model.horizon = try object.optionalNumber("horizon", in: ReusePrediction.horizonRange, unit: "opens")
         model.killInsteadOfCompressingAbove = try object.optionalNumber(
             "killInsteadOfCompressingAbove", in: ReusePrediction.killInsteadOfCompressingRange, unit: "opens")
         if let prewarm = try object.optionalObject("prewarm") {

@@ -81,6 +81,7 @@ public enum PolicyYAML {
             let model = policy.prediction
             out += "\nprediction: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
             out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions)"
+            if let horizon = model.horizon { out += ", horizon: \(number(horizon))" }
             if let limit = model.killInsteadOfCompressingAbove { out += ", killInsteadOfCompressingAbove: \(number(limit))" }
             if let rule = model.prewarm {
                 out += ", prewarm: { chance: \(number(rule.chance)), freeAbove: \(rule.freeAbove), unopened: \(rule.unopened) }"

@@ -1188,7 +1188,7 @@ bands:                           # killed first to last
     reason: foreground app ignored the level-1 and level-2 warnings
 
 relaunch: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # how a relaunch is priced
-prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true }
+prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true, horizon: 5 }
 
 """#,
     ]

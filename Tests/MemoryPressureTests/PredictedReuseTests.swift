@@ -55,6 +55,42 @@ struct PredictedReuseTests {
         #expect(engine.killOrder(limit: 2).map(\.app) == ["once", "often"])
     }
 
+    @Test("with a horizon, two apps the user is sure to reopen soon are told apart by size and cost, not popularity")
+    func horizon() throws {
+        // `big` (400 MiB) is opened 8 times, `small` (40 MiB) 3 times, `front` after each: shares
+        // of the 22 opens p(big) = 8 / 22.5 = 0.36 and p(small) = 3 / 22.5 = 0.13 (the half open
+        // an unseen app counts is in the total). Relaunch costs beyond a warm resume: big 0.8 +
+        // 400 × 0.025 − 0.3 = 10.5 s, small 1.5 s.
+        func firstVictim(horizon: Double?) throws -> (app: AppID, reason: String) {
+            let engine = Self.engine(
+                try Self.policy {
+                    $0.timeOfDay = false
+                    $0.transitions = false
+                    $0.horizon = horizon
+                })
+            var time = 0.0
+            for app in ["big", "small", "big", "big", "small", "big", "big", "small", "big", "big", "big"] {
+                try engine.step(time, .open(AppID(app), mib: app == "big" ? 400 : 40))
+                try engine.step(time + 10, .open("front", mib: 10))
+                time += 60
+            }
+            let first = try #require(engine.killOrder(limit: 1).first)
+            return (first.app, first.reason)
+        }
+        // Loss per byte = cost / (expected opens until reuse × bytes), the opens 1 / p: big 10.5 /
+        // (2.8 × 400) = 0.0094 s per MiB, small 1.5 / (7.5 × 40) = 0.0050: the popular big app stays.
+        #expect(try firstVictim(horizon: nil).app == "small")
+        // Within 20 opens both are nearly sure to be reopened, 1 − (1 − p)^20 = 1.00 and 0.94: loss
+        // per byte = cost × chance / bytes, big 0.026, small 0.035: big frees the most per second
+        // of relaunch, and goes.
+        let withHorizon = try firstVictim(horizon: 20)
+        #expect(withHorizon.app == "big")
+        #expect(withHorizon.reason.contains("reopened within 20 opens "), "\(withHorizon.reason)")
+        // A horizon of one open is the chance of being the very next open, p: popularity decides
+        // again (0.0093 against 0.0050).
+        #expect(try firstVictim(horizon: 1).app == "small")
+    }
+
     @Test("of two apps opened alike, the larger goes first: it frees more per second of relaunch")
     func costPerByte() throws {
         let engine = Self.engine(try Self.policy())
@@ -191,16 +227,19 @@ struct PredictedReuseTests {
     func policyFiles() throws {
         let text = try #require(Policy.shippedSource("predictive"))
         let custom = text.replacingOccurrences(
-            of: "prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true }",
+            of: "prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true, horizon: 5 }",
             with: "prediction: { hoursAhead: 6, transitions: false }")
         #expect(custom != text)
         let loaded = try Policy(yaml: custom, file: "custom.yaml").prediction
         #expect(loaded.hoursAhead == 6 && !loaded.transitions && loaded.halfLife == 604_800 && loaded.prior == 3)
+        #expect(loaded.horizon == nil, "without the key, the expected opens until reuse price a kill")
+        #expect(try Policy.shipped("predictive").prediction.horizon == 5)
         for (bad, message) in [
             ("hoursAhead: 25", "prediction.hoursAhead"), ("halfLife: 1", "prediction.halfLife"),
             ("prior: -1", "prediction.prior"), ("timeOfDay: 3", "prediction.timeOfDay"), ("colour: 1", "colour"),
+            ("horizon: 0.5", "prediction.horizon"), ("horizon: 1001", "prediction.horizon"),
         ] {
-            let broken = text.replacingOccurrences(of: "hoursAhead: 3, transitions: true", with: bad)
+            let broken = text.replacingOccurrences(of: "hoursAhead: 3, transitions: true, horizon: 5", with: bad)
             #expect(throws: PolicyErrors.self, "\(bad)") { try Policy(yaml: broken, file: "bad.yaml") }
             do {
                 _ = try Policy(yaml: broken, file: "bad.yaml")

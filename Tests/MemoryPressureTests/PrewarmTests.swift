@@ -181,7 +181,7 @@ struct PrewarmTests {
             ("{ chance: 0.5, unopened: 1 }", "freeAbove"),
         ] {
             let yaml = PolicyYAML.render(try Policy.shipped("predictive")).replacingOccurrences(
-                of: "transitions: true }", with: "transitions: true, prewarm: \(text) }")
+                of: "horizon: 5 }", with: "horizon: 5, prewarm: \(text) }")
             #expect {
                 try Policy(yaml: yaml, file: "bad.yaml")
             } throws: { error in
