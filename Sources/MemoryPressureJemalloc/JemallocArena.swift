@@ -47,8 +47,10 @@ public final class JemallocArena {
 
     /// Allocates `size` bytes in this arena (`mallocx` with `MALLOCX_ARENA(i) | MALLOCX_TCACHE_NONE`).
     ///
-    /// - Parameter touchingPages: write one byte in every page, so the memory is really resident
-    ///   for the operating system and not only counted by jemalloc.
+    /// - Parameters:
+    ///   - size: how many bytes, above 0.
+    ///   - touchingPages: write one byte in every page, so the memory is really resident for the
+    ///     operating system and not only counted by jemalloc.
     /// - Throws: ``JemallocError/invalidSize(bytes:)`` unless `size > 0`,
     ///   ``JemallocError/outOfMemory(bytes:arena:)``, ``JemallocError/arenaDestroyed(_:)``.
     /// - Complexity: O(1), or O(size / page size) when touching pages.

@@ -4,7 +4,9 @@ extension RealMemoryHost {
     /// Applies every timed action of `actions` in order, skipping (and counting) those the engine
     /// refuses, as a simulation does when an action addresses an app the policy killed.
     ///
-    /// - Parameter progress: called now and then with the number of actions applied so far.
+    /// - Parameters:
+    ///   - actions: the timed actions, in time order.
+    ///   - progress: called now and then with the number of actions applied so far.
     /// - Returns: how many actions the engine refused.
     /// - Throws: ``RealMemoryError/jemalloc(_:app:)`` or
     ///   ``RealMemoryError/outOfSync(app:step:engine:mirrored:)`` from ``apply(_:at:)``; the

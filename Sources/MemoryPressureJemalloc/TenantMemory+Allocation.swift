@@ -3,7 +3,10 @@ import MemoryPressure
 extension TenantMemory {
     /// Allocates `size` bytes of `kind` in the tenant's arena.
     ///
-    /// - Parameter label: a name to free it by later together with others (``free(label:)``).
+    /// - Parameters:
+    ///   - size: how many bytes, 0 or more.
+    ///   - kind: what the bytes are for, which decides when a warning or a kill releases them.
+    ///   - label: a name to free it by later together with others (``free(label:)``).
     /// - Returns: the handle to free it with; a zero size allocates nothing but still gets one.
     /// - Throws: ``JemallocError/invalidSize(bytes:)`` for a negative size,
     ///   ``JemallocError/outOfMemory(bytes:arena:)`` (nothing stays allocated then),

@@ -43,6 +43,7 @@ public final class TenantMemory {
     /// A tenant with a new arena.
     ///
     /// - Parameters:
+    ///   - name: the tenant's name, in errors and reports.
     ///   - decay: when its arena returns freed pages to the OS (default: only on ``purge()``).
     ///   - chunkSize: the largest single `mallocx`, a power of two from 16 KiB to 4 MiB.
     ///   - touchesPages: write to every allocated page so it is really resident.

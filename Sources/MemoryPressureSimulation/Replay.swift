@@ -48,8 +48,12 @@ public enum Replay {
     /// streamed source is replayed with the memory of one line and the engine, whatever its length.
     ///
     /// - Parameters:
+    ///   - source: the entries to replay, in time order.
+    ///   - policy: the policy the engine follows.
+    ///   - file: the name errors give the trace.
     ///   - openTimes: for a clairvoyant policy (``Oracle/isClairvoyant(_:)``), the trace's open
     ///     times (``Oracle/openTimes(of:)``, or ``TraceSummary/openTimes``); ignored otherwise.
+    ///   - sink: called with the events of each entry, in order.
     /// - Throws: `InputError` for a malformed line of a streamed source, ``ReplayError`` as
     ///   ``run(_:policy:file:sink:)``; for a ``TraceReader``, the error a whole-file read would
     ///   have reported first (``TraceReader/wholeFileError(for:)``). Errors of `sink` pass through.

@@ -21,7 +21,9 @@ extension Trace {
     /// A `launch` or `open` of an app the trace launched before may give only `app`: the app's
     /// last launch description is used (the engine reads it only when the open is a cold launch).
     ///
-    /// - Parameter file: the name used in error messages.
+    /// - Parameters:
+    ///   - text: the trace, one JSON object a line.
+    ///   - file: the name used in error messages.
     /// - Complexity: O(length of `text`)
     public init(jsonLines text: String, file: String = "<trace>") throws(InputError) {
         var reader = TraceReader(ByteLineReader(.bytes(Array(text.utf8)), file: file))

@@ -28,7 +28,9 @@ public struct TraceSummary: Sendable {
 
     /// Reads `reader` to its end.
     ///
-    /// - Parameter keepingOpens: whether to keep ``openTimes`` (for a clairvoyant policy).
+    /// - Parameters:
+    ///   - reader: the trace file's reader, from its first line.
+    ///   - keepingOpens: whether to keep ``openTimes`` (for a clairvoyant policy).
     /// - Throws: `InputError` for the first malformed line.
     /// - Complexity: O(length of the trace); memory O(opens) with `keepingOpens`, else O(1)
     ///   beyond the reader's.

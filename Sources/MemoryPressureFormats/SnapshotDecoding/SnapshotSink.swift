@@ -21,8 +21,11 @@ extension PressureEngine {
     /// A document of more than 1,024 apps is loaded into the engine on a second thread while
     /// this one decodes on; the call returns when both are done.
     ///
-    /// - Parameter release: called now and then with an offset the decoder will not read
-    ///   before again, so that a caller holding the bytes can give that memory back.
+    /// - Parameters:
+    ///   - bytes: the snapshot document, JSON.
+    ///   - policy: the policy the engine follows.
+    ///   - release: called now and then with an offset the decoder will not read before again,
+    ///     so that a caller holding the bytes can give that memory back.
     /// - Complexity: O(length of `bytes`) plus the engine's load.
     public static func streamingSnapshot(
         _ bytes: UnsafeBufferPointer<UInt8>, policy: Policy, release: @escaping (Int) -> Void = { _ in }
