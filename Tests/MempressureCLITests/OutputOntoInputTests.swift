@@ -71,6 +71,32 @@ struct OutputOntoInputTests {
         #expect(merged.standardError.contains("--output \(part) is the same file as the input \(part)"))
     }
 
+    @Test("the policy file of oracle@FILE is an input too: compare's and sweep's outputs refuse it, the file unharmed")
+    func outputOntoALifecycleReference() throws {
+        let directory = try Self.directoryWithTrace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let policy = directory.appendingPathComponent("mine.yaml").path
+        let shown = try runMempressure(["policy", "show", "predictive"])
+        #expect(shown.status == 0, "\(shown.standardError)")
+        try shown.standardOutput.write(toFile: policy, atomically: true, encoding: .utf8)
+        let compare = try runMempressure([
+            "compare", "--policies", "jetsam,oracle@\(policy)", "--seeds", "2", "--svg", policy,
+        ])
+        #expect(compare.status == 64)
+        #expect(compare.standardError.contains("--svg \(policy) is the same file as the input \(policy)"), "\(compare.standardError)")
+        let sweep = try runMempressure([
+            "sweep", "--param", "memory=256MiB", "--seeds", "1", "--hours", "1", "--policies", "ios4,informed@\(policy)",
+        ])
+        #expect(sweep.status == 64, "informed is a reference of compare only")
+        let onto = try runMempressure([
+            "sweep", "--param", "memory=256MiB", "--seeds", "1", "--hours", "1", "--policies", "ios4,oracle@\(policy)",
+            "--output", policy,
+        ])
+        #expect(onto.status == 64)
+        #expect(onto.standardError.contains("--output \(policy) is the same file as the input \(policy)"), "\(onto.standardError)")
+        #expect(try String(contentsOfFile: policy, encoding: .utf8) == shown.standardOutput)
+    }
+
     @Test("a workload file too large for --max-actions is named by its path, not by the name inside it")
     func workloadErrorNamesTheFile() throws {
         let directory = try Self.directoryWithTrace()
