@@ -284,6 +284,14 @@ extension Comparison {
     public func gapToOracleClosed(baseline: Int) -> [Double]? {
         guard let oracle = gapReference else { return nil }
         let means = policies.indices.map { Statistics.mean(values(of: .launchWait, policy: $0)) }
+        return Self.sharesOfGap(means: means, baseline: baseline, oracle: oracle)
+    }
+
+    /// Each mean's share of the gap from `means[baseline]` down to `means[oracle]` (the
+    /// baseline's 0, the oracle's 1), or `nil` when the oracle is not below the baseline.
+    ///
+    /// - Complexity: O(means)
+    static func sharesOfGap(means: [Double], baseline: Int, oracle: Int) -> [Double]? {
         let gap = means[baseline] - means[oracle]
         guard gap > 0 else { return nil }
         return means.map { (means[baseline] - $0) / gap }

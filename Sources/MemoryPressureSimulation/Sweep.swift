@@ -526,10 +526,7 @@ public struct SweepCell: Sendable {
     /// ``Comparison/gapToOracleClosed(baseline:)`` computes it.
     public var gapToOracleClosed: [Double]? {
         guard let oracle = definition.policies.firstIndex(where: Oracle.isOracleName) else { return nil }
-        let means = launchWaitMeans
-        let gap = means[baseline] - means[oracle]
-        guard gap > 0 else { return nil }
-        return means.map { (means[baseline] - $0) / gap }
+        return Comparison.sharesOfGap(means: launchWaitMeans, baseline: baseline, oracle: oracle)
     }
 
     /// The paired differences `policy − baseline` of the metric, Holm-adjusted over the policies,
