@@ -26,10 +26,12 @@
 /// H opens, 1 − (1 − q)(1 − p(a, h))^(H − 1), takes the place of 1 / (expected opens until
 /// reuse): the loss per byte is (cold − warm seconds) × that chance / bytes. The chance saturates
 /// for apps the user is sure to come back to, so between two favourites the bytes and the cost
-/// decide, where the expected opens would keep the more popular one whatever its size. The relaunch is priced at the size the app launched with — what a relaunch loads
-/// again — and the bytes are its size now, so an app that has grown since its launch (views,
-/// caches, leaks) is cheaper to lose per byte. The clock's hour is read from engine time with time 0 at midnight, as in the
-/// built-in workloads and usage-log samples.
+/// decide, where the expected opens would keep the more popular one whatever its size.
+///
+/// The relaunch is priced at the size the app launched with — what a relaunch loads again — and
+/// the bytes are its size now, so an app that has grown since its launch (views, caches, leaks) is
+/// cheaper to lose per byte. The clock's hour is read from engine time with time 0 at midnight, as
+/// in the built-in workloads and usage-log samples.
 public struct ReusePrediction: Sendable, Hashable {
     /// The half-life of an open's weight in every count, in seconds.
     public var halfLife: Double

@@ -294,7 +294,6 @@ struct KillOrderCommand: ParsableCommand {
         try liveMachine().engineSnapshot
     }
 
-    /// What a live report adds: this tool's own process, left out, and the PSI reading.
     /// Under a policy with systemd-oomd's memory-pressure rule, what that rule would kill instead of
     /// the ranking's first: the ranking is its other rule's, and the pressure rule acts only once
     /// the stall's average has stayed above its limit, which a snapshot has no history of.
@@ -309,6 +308,7 @@ struct KillOrderCommand: ParsableCommand {
         return note
     }
 
+    /// What a live report adds: this tool's own process, left out, and the PSI reading.
     static func describeLive(_ machine: LinuxSystemSnapshot, into report: inout KillOrderReport) {
         if let id = machine.excludedProcessID {
             let name = machine.excludedProcess?.appID.rawValue ?? "mempressure[\(id.rawValue)]"
