@@ -48,11 +48,14 @@ public struct Comparison: Sendable {
     ) async throws -> Comparison {
         let generator = WorkloadGenerator(workload: workload)
         let traces = seeds.map { generator.trace(seed: $0) }
-        var scores: [(@Sendable (AppID, Bytes, Double) -> Double)?]? = nil
-        if policies.contains(where: Informed.isInformed) {
+        // The informed references' scores, per sample, for each horizon they price by.
+        var scores: [Double?: [Score?]] = [:]
+        for policy in policies where Informed.isInformed(policy) && scores[policy.prediction.horizon] == nil {
             guard let model = workload.user else { throw ComparisonError.informedNeedsUserModel(workload: workload.name) }
-            scores = seeds.map { seed in
-                generator.user(seed: seed).map { Informed.score(user: $0, model: model, launchCost: workload.launchCost) }
+            scores[policy.prediction.horizon] = seeds.map { seed in
+                generator.user(seed: seed).map {
+                    Informed.score(user: $0, model: model, launchCost: workload.launchCost, horizon: policy.prediction.horizon)
+                }
             }
         }
         return try await run(
@@ -61,9 +64,13 @@ public struct Comparison: Sendable {
             progress: progress)
     }
 
+    /// An external score: for an app, its size and the time, the key of its band (higher is killed first).
+    typealias Score = @Sendable (AppID, Bytes, Double) -> Double
+
     /// Replays each of `traces` (one per sample, labelled by `samples`) under every policy,
     /// counting metrics from `warmUp` seconds into each. `informedScores` (one per sample) score
-    /// the ``Informed`` reference, which cannot run without them.
+    /// every ``Informed`` reference among `policies`, whatever its horizon; they cannot run
+    /// without them.
     ///
     /// - Throws: ``ReplayError`` if a policy cannot be used or a trace has an action the engine
     ///   refuses for another reason than a kill.
@@ -74,9 +81,26 @@ public struct Comparison: Sendable {
         warmUp: Double = 0, informedScores: [(@Sendable (AppID, Bytes, Double) -> Double)?]? = nil,
         parallelism: Int = 2, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
+        var scores: [Double?: [Score?]] = [:]
+        if let informedScores {
+            for policy in policies where Informed.isInformed(policy) { scores[policy.prediction.horizon] = informedScores }
+        }
+        return try await run(
+            traces: traces, name: name, policies: policies, samples: samples, launchCost: launchCost, warmUp: warmUp,
+            informedScores: scores, parallelism: parallelism, progress: progress)
+    }
+
+    /// ``run(traces:name:policies:samples:launchCost:warmUp:informedScores:parallelism:progress:)``
+    /// with the informed references' scores per sample for each horizon they price by.
+    private static func run(
+        traces: [Trace], name: String, policies: [Policy], samples: [String], launchCost: LaunchCost,
+        warmUp: Double, informedScores: [Double?: [Score?]], parallelism: Int,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws -> Comparison {
         precondition(traces.count == samples.count, "one label per trace")
-        if policies.contains(where: Informed.isInformed) {
-            guard let informedScores, informedScores.count == traces.count, informedScores.allSatisfy({ $0 != nil })
+        for policy in policies where Informed.isInformed(policy) {
+            guard let scores = informedScores[policy.prediction.horizon], scores.count == traces.count,
+                scores.allSatisfy({ $0 != nil })
             else { throw ComparisonError.informedNeedsUserModel(workload: name) }
         }
         let runs = try await runJobs(
@@ -84,7 +108,8 @@ public struct Comparison: Sendable {
         ) { policy, sample in
             try SimulationRun.run(
                 traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample], warmUp: warmUp,
-                scores: Informed.isInformed(policies[policy]) ? informedScores?[sample] : nil)
+                scores: Informed.isInformed(policies[policy])
+                    ? informedScores[policies[policy].prediction.horizon]?[sample] : nil)
         }
         return Comparison(
             workload: name, policies: policies.map(\.name), samples: samples, runs: runs,

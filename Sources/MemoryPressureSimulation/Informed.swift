@@ -10,9 +10,13 @@ import MemoryPressure
 ///
 /// It keeps `Policy.ios4`'s lifecycle (like the oracle) and kills the app with the most expected
 /// opens until its reuse per second of relaunch and per byte freed: 1 / p(a) × bytes / (cold − warm
-/// seconds), the relaunch priced at the app's launch size and the bytes its size now, where p(a) is the app's share of the next pick, averaged over the hours of the clock
-/// ahead weighted by the user's activity in them and by a 3-hour half-life. Only for generated
-/// workloads with a user model (``Workload/user``).
+/// seconds), the relaunch priced at the app's launch size and the bytes its size now, where p(a)
+/// is the app's share of the next pick, averaged over the hours of the clock ahead weighted by the
+/// user's activity in them and by a 3-hour half-life. `informed@P` keeps the lifecycle of policy P
+/// and, when P prices a kill by the chance of a reopen within a horizon of H opens
+/// (`ReusePrediction.horizon`), prices it the same way with the true weights: bytes / ((1 − (1 −
+/// p(a))^H) × (cold − warm seconds)), so that it stays the bound of P's own decision rule. Only for
+/// generated workloads with a user model (``Workload/user``).
 public enum Informed {
     /// The reference's name in `--policies`.
     public static let name = "informed"
@@ -29,12 +33,19 @@ public enum Informed {
     /// and `policy`'s name (as ``Oracle/policy(lifecycleOf:)``).
     ///
     /// - Complexity: O(size of `policy`)
+    /// It keeps `policy`'s horizon (`ReusePrediction.horizon`), and its scores
+    /// (``score(user:model:launchCost:horizon:)``) price a kill as `policy` does, by the chance
+    /// of a reopen within that many opens; the rest of `policy`'s prediction is dropped.
     public static func policy(lifecycleOf policy: Policy) -> Policy {
-        Oracle.reference(
+        var reference = Oracle.reference(
             name: name + Oracle.lifecycleSeparator + policy.name,
             summary: "reference: \(policy.name)'s lifecycle, victims by the user's true app weights (known, not learnt)",
-            reasonSuffix: "informed: fewest expected opens per byte, from the user's true weights",
+            reasonSuffix: policy.prediction.horizon.map {
+                "informed: least chance of a reopen within \(Int($0)) opens per byte, from the user's true weights"
+            } ?? "informed: fewest expected opens per byte, from the user's true weights",
             lifecycle: policy)
+        reference.prediction.horizon = policy.prediction.horizon
+        return reference
     }
 
     /// Whether `policy` is this reference (its name, `informed` or `informed@…`, and bands scored
@@ -45,11 +56,13 @@ public enum Informed {
         (policy.name == name || policy.name.hasPrefix(name + Oracle.lifecycleSeparator)) && Oracle.isClairvoyant(policy)
     }
 
-    /// The scoring function for `user` of `model`: higher is killed first.
+    /// The scoring function for `user` of `model`: higher is killed first. Without a `horizon`
+    /// an app scores bytes / (p × cost); with a horizon of H opens, bytes / ((1 − (1 − p)^H) ×
+    /// cost), p being its share of the next pick.
     ///
     /// - Complexity: O(apps of the user × 24) to build; O(1) per score.
     public static func score(
-        user: SimulatedUser, model: PhoneUser, launchCost: LaunchCost
+        user: SimulatedUser, model: PhoneUser, launchCost: LaunchCost, horizon: Double? = nil
     ) -> @Sendable (AppID, Bytes, Double) -> Double {
         // The pick weights of every installed app at every hour of the clock, as in
         // WorkloadGenerator.pickApp(of:model:hour:using:), and each app's share of them.
@@ -95,7 +108,9 @@ public enum Informed {
                 total += weight
             }
             let p = total > 0 ? weighted / total : share[hour]
-            return bytes / (max(p, 1e-12) * cost)
+            guard let horizon else { return bytes / (max(p, 1e-12) * cost) }
+            let chance = 1 - pow(1 - min(max(p, 0), 1), horizon)
+            return bytes / (max(chance, 1e-12) * cost)
         }
     }
 }

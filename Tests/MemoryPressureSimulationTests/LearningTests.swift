@@ -56,6 +56,50 @@ struct LearningTests {
         #expect(score("not.installed", size, 0) > score(rare, size, 0))
     }
 
+    @Test("informed@P prices a kill by P's horizon: the chance of a reopen within H opens, from the true weights")
+    func informedHorizon() throws {
+        let generator = WorkloadGenerator(workload: .phone)
+        let user = try #require(generator.user(seed: 9))
+        let model = try #require(Workload.phone.user)
+        let plain = Informed.score(user: user, model: model, launchCost: .phone)
+        let one = Informed.score(user: user, model: model, launchCost: .phone, horizon: 1)
+        let five = Informed.score(user: user, model: model, launchCost: .phone, horizon: 5)
+        let size = Bytes.mebibytes(60)
+        for app in user.installed.prefix(12) {
+            let now = 14 * 3600.0
+            // A horizon of one open is the next pick itself: the score without a horizon.
+            #expect(abs(one(app.id, size, now) / plain(app.id, size, now) - 1) < 1e-12, "\(app.id)")
+            // p from the score without a horizon (bytes / (p × cost)), then 1 − (1 − p)^5.
+            let cost = LaunchCost.phone.cold(footprint: app.footprint) - LaunchCost.phone.warmFixed
+            let p = Double(size.value) / (plain(app.id, size, now) * cost)
+            let expected = Double(size.value) / ((1 - pow(1 - p, 5)) * cost)
+            #expect(abs(five(app.id, size, now) / expected - 1) < 1e-9, "\(app.id)")
+        }
+        // The reference keeps the horizon of the policy whose lifecycle it keeps, and says so.
+        let predictive = try Policy.shipped("predictive")
+        let reference = Informed.policy(lifecycleOf: predictive)
+        #expect(reference.prediction.horizon == predictive.prediction.horizon)
+        #expect(reference.bands[0].reason.contains("within 5 opens"))
+        #expect(Informed.policy.prediction.horizon == nil)
+    }
+
+    @Test("informed and informed@P with different horizons run side by side, each with its own scores")
+    func informedHorizonsInOneComparison() async throws {
+        let predictive = try Policy.shipped("predictive")
+        var noHorizon = predictive
+        noHorizon.name = "predictive-no-horizon"
+        noHorizon.prediction.horizon = nil
+        let policies = [Informed.policy(lifecycleOf: predictive), Informed.policy(lifecycleOf: noHorizon)]
+        let seeds: [UInt64] = Array(1...40)
+        let both = try await Comparison.run(workload: .phone, policies: policies, seeds: seeds)
+        for (index, policy) in policies.enumerated() {
+            let alone = try await Comparison.run(workload: .phone, policies: [policy], seeds: seeds)
+            #expect(both.runs[index].map(\.metrics.deterministic) == alone.runs[0].map(\.metrics.deterministic))
+        }
+        // The two horizons decide differently somewhere in 40 users.
+        #expect(both.runs[0].map(\.metrics.deterministic) != both.runs[1].map(\.metrics.deterministic))
+    }
+
     @Test("informed runs only where a user model generated the samples")
     func informedNeedsUser() async throws {
         var server = Workload.server

@@ -107,18 +107,20 @@ struct OracleTests {
         #expect(comparison.runs[1].allSatisfy { $0.metrics.foregroundKills == 0 })
     }
 
-    @Test("oracle@P keeps every part of P's lifecycle, orders every band with foresight, and learns nothing")
+    @Test("oracle@P keeps every part of P's lifecycle, orders every band with foresight, and learns nothing; informed@P keeps P's horizon too")
     func lifecycleOfAnotherPolicy() throws {
         let prewarming = try Policy(
             yaml: try String(contentsOfFile: PackagePaths.path("Examples/policies/predictive-prewarm.yaml"), encoding: .utf8),
             file: "predictive-prewarm")
         for base in [try Policy.shipped("predictive"), try Policy.shipped("jetsam"), prewarming] {
             for reference in [Oracle.policy(lifecycleOf: base), Informed.policy(lifecycleOf: base)] {
-                // Everything is the base's but the names, the orders, the reasons' suffixes and the learning.
+                // Everything is the base's but the names, the orders, the reasons' suffixes and the
+                // learning; informed@P prices by P's horizon (its scores do, from the true weights).
                 var expected = base
                 expected.name = reference.name
                 expected.summary = reference.summary
                 expected.prediction = Policy.ios4.prediction
+                if Informed.isInformed(reference) { expected.prediction.horizon = base.prediction.horizon }
                 for index in expected.bands.indices {
                     #expect(reference.bands[index].reason.hasPrefix(base.bands[index].reason + " ("))
                     expected.bands[index].order = .externalScore

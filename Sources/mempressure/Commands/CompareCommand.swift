@@ -47,7 +47,8 @@ struct CompareCommand: AsyncParsableCommand {
             "Policies to compare, comma-separated names or files; oracle is the clairvoyant reference (oracle-prewarm: one "
                 + "that also prewarms the app opened next), informed the one told "
                 + "each generated user's true app weights; all three keep ios4's lifecycle, and oracle@P, "
-                + "oracle-prewarm@P and informed@P keep that of the policy P (a name or a file) instead. "
+                + "oracle-prewarm@P and informed@P keep that of the policy P (a name or a file) instead "
+                + "(informed@P prices a kill by P's horizon too). "
                 + "(default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
