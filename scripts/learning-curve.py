@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """How many days of a user's history a learning policy needs: day d of every generated user, counted
 after d − 1 days replayed as a warm-up (`compare --hours 24d --warm-up 24(d − 1)`), for d = 1 … DAYS.
+With --usage-log, the users of a real multi-day log instead: each user's whole log is a sample
+(`--sample user`), and day d is the d-th 24 hours from the user's first row.
 
 Prints a Markdown table: each policy's mean launch wait on day d, the paired difference of each
 learning policy against the baseline with its 95 % interval and verdict, and the share of the
 baseline-to-oracle gap it closes, with its 95 % interval (a paired bootstrap over the users).
 
 Usage: scripts/learning-curve.py [--binary PATH] [--workload NAME] [--seeds N] [--first-seed S]
-                                  [--days D] [--baseline NAME] [--learners a,b] [--oracle NAME]
+                                  [--usage-log FILE] [--days D] [--baseline NAME] [--learners a,b]
+                                  [--oracle NAME]
 (a learner may be a policy file: Examples/policies/predictive-prewarm.yaml; the oracle may keep a
 policy's lifecycle: --oracle oracle@predictive)
 """
@@ -26,6 +29,7 @@ def main() -> None:
     parser.add_argument("--workload", default="phone")
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--usage-log", help="a multi-day usage log (docs/usage-logs.md) instead of generated users")
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--baseline", default="jetsam")
     parser.add_argument("--learners", default="relaunch-aware,predictive")
@@ -38,6 +42,8 @@ def main() -> None:
     if not (args.oracle == "oracle" or args.oracle.startswith("oracle@")):
         sys.exit("learning-curve: --oracle must be oracle or oracle@P")
     policies = [args.baseline] + learners + [args.oracle]
+    if args.usage_log and any(name.startswith("informed") for name in policies):
+        sys.exit("learning-curve: informed knows a generated user's weights: it cannot run on --usage-log")
     # A learner given as a policy file is named in the report by the file's name without its
     # extension (which is its `name:` in the project's example files); oracle@FILE likewise.
     def label(name: str) -> str:
@@ -53,9 +59,12 @@ def main() -> None:
     for day in range(1, args.days + 1):
         command = [
             args.binary, "compare", "--workload", args.workload, "--policies", ",".join(policies),
-            "--seeds", str(args.seeds), "--first-seed", str(args.first_seed), "--hours", str(24 * day),
-            "--baseline", args.baseline, "--format", "json",
+            "--hours", str(24 * day), "--baseline", args.baseline, "--format", "json",
         ]
+        if args.usage_log:
+            command += ["--usage-log", args.usage_log, "--sample", "user"]
+        else:
+            command += ["--seeds", str(args.seeds), "--first-seed", str(args.first_seed)]
         if day > 1:
             command += ["--warm-up", str(24 * (day - 1))]
         result = subprocess.run(command, capture_output=True, text=True, check=False)

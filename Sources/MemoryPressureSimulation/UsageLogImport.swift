@@ -77,10 +77,10 @@ public enum UsageLogImport {
         try parse(ByteLineReader(.bytes(Array(text.utf8)), file: file, byteOrderMarks: 2), workload: workload)
     }
 
-    /// ``read(_:workload:sampling:keeping:)`` with one sample per user, its samples only.
+    /// ``read(_:workload:sampling:hours:keeping:)`` with one sample per user, its samples only.
     ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
-    /// - Complexity: as ``read(_:workload:sampling:keeping:)``.
+    /// - Complexity: as ``read(_:workload:sampling:hours:keeping:)``.
     public static func parse(
         _ lines: ByteLineReader, workload: Workload = .phone, keeping: (String) -> Bool = { _ in true }
     ) throws(InputError) -> [UserTrace] {
@@ -94,13 +94,15 @@ public enum UsageLogImport {
     /// be contiguous — a fleet log is often sorted by time, every user's rows interleaved —
     /// because a user's samples are only built once the whole file has been read (a later row
     /// may come earlier in time); each kept user's rows are then sorted by time and cut into
-    /// samples by `sampling`.
+    /// samples by `sampling`. With `hours`, each sample keeps only its first `hours` hours (from
+    /// its day's midnight, or from a user's first row): what `--hours` means for a log, so that
+    /// day d of a user's history is `hours` 24d with a warm-up of 24(d − 1).
     ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
     /// - Complexity: O(length of the input + kept rows × log(rows of a user)); memory O(kept
     ///   rows + users + distinct app names) beyond one line's buffer.
     public static func read(
-        _ lines: ByteLineReader, workload: Workload = .phone, sampling: Sampling,
+        _ lines: ByteLineReader, workload: Workload = .phone, sampling: Sampling, hours: Double? = nil,
         keeping: (String) -> Bool = { _ in true }
     ) throws(InputError) -> Log {
         var reader = UsageLogReader(lines)
@@ -167,6 +169,10 @@ public enum UsageLogImport {
                     start = end
                 }
             }
+        }
+        if let hours {
+            let end = hours * 3600
+            for index in samples.indices { samples[index].trace.entries.removeAll { $0.time >= end } }
         }
         return Log(samples: samples, skippedEvents: reader.skippedEvents, rows: count)
     }
@@ -239,7 +245,7 @@ public enum UsageLogImport {
     /// The date `YYYY-MM-DD` of a day number.
     static func date(day: Int) -> String { CivilDate(day: day).text }
 
-    /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:keeping:)``
+    /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:hours:keeping:)``
     /// gives them, every row checked: what a sharded sweep needs before it keeps any trace.
     /// Memory holds the users' names and, by day, their days.
     ///

@@ -80,6 +80,29 @@ struct UsageLogLayoutTests {
         }
     }
 
+    @Test("hours keeps each sample's first hours: from a user's first row, or from the day's midnight")
+    func firstHours() throws {
+        func read(_ sampling: UsageLogImport.Sampling, hours: Double?) throws -> [[String]] {
+            try UsageLogImport.read(
+                ByteLineReader(.bytes(Array(Self.lsappLayout.utf8)), file: "log.tsv"), sampling: sampling, hours: hours
+            ).samples.map { Self.actions($0.trace) }
+        }
+        // User 0's first row is at 06:01:05 on the 16th: 24 hours keep the 16th, not the 17th's 07:00.
+        let whole = try read(.user, hours: nil)
+        let day = try read(.user, hours: 24)
+        #expect(whole[0].count == 6 && day[0] == Array(whole[0].prefix(4)))
+        #expect(day[0].last == "22255 home")  // Gmail broken at 12:12:00
+        #expect(day[1] == whole[1])
+        // By day, from midnight: 7 hours keep the 16th's 06:01 and drop its 12:10; the 17th's
+        // open at 07:00:00 is at the cut, which is half-open, and goes. Every day stays a sample.
+        let mornings = try read(.day, hours: 7)
+        #expect(mornings[0] == ["21665 open Minesweeper Classic (Mines)", "21785 home"])
+        #expect(mornings.count == (try read(.day, hours: nil)).count && mornings[1].isEmpty)
+        #expect(try read(.day, hours: 7.001)[1] == ["25200 open Café Pâtisserie — Menü"])
+        // Hours past every sample's end change nothing.
+        #expect(try read(.user, hours: 8760) == whole)
+    }
+
     @Test("the day is the user's: an ISO 8601 offset moves the time, not the clock the day is cut by")
     func offsets() throws {
         let log = try Self.read(

@@ -183,6 +183,30 @@ struct CompareOptionsTests {
         #expect(refused.standardError.contains("screen.csv: no usable rows after the header"), "\(refused.standardError)")
     }
 
+    @Test("--hours with --usage-log replays each sample's first hours: day d of a user's log is --hours 24d --warm-up 24(d − 1)")
+    func usageLogHours() throws {
+        func coldLaunches(_ extra: [String]) throws -> Double {
+            let result = try runMempressure(
+                ["compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies", "ios4",
+                 "--format", "json"] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let policies = try #require(document["policies"] as? [[String: Any]])
+            let metrics = try #require(policies[0]["metrics"] as? [String: Any])
+            return try #require((metrics["coldLaunches"] as? [String: Any])?["mean"] as? Double)
+        }
+        // User 0 launches five apps over two days, user 1 three over three: their first 24 hours
+        // (from each user's first row) hold four and three launches, and their second day alone,
+        // counted after the first, one (Netflix) and none (Chrome is resumed warm).
+        #expect(try coldLaunches([]) == 4)
+        #expect(try coldLaunches(["--hours", "24"]) == 3.5)
+        #expect(try coldLaunches(["--hours", "48", "--warm-up", "24"]) == 0.5)
+        let refused = try runMempressure(
+            ["compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--hours", "24", "--warm-up", "24"])
+        #expect(refused.status == 64 && refused.standardError.contains("must be shorter than --hours"))
+    }
+
     @Test("a UsageStats export (milliseconds, no user column) is one device's days")
     func usageStatsExport() throws {
         let result = try runMempressure([

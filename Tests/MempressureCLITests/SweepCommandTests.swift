@@ -202,6 +202,24 @@ struct SweepCommandTests {
         #expect(chart.contains(">384MiB</text>"))
     }
 
+    @Test("usage logs with --hours: each sample's first hours, as compare replays them")
+    func usageLogHours() throws {
+        func coldLaunches(_ extra: [String]) throws -> Double {
+            let result = try runMempressure(
+                ["sweep", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies", "ios4",
+                 "--param", "memory=512MiB", "--format", "json"] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let cell = try #require((object["cells"] as? [[String: Any]])?.first)
+            let metrics = try #require((cell["policies"] as? [[String: Any]])?.first?["metrics"] as? [String: Any])
+            return try #require((metrics["coldLaunches"] as? [String: Any])?["mean"] as? Double)
+        }
+        // The two users launch 5 and 3 apps in all, 4 and 3 in their first 24 hours (CompareOptionsTests).
+        #expect(try coldLaunches([]) == 4)
+        #expect(try coldLaunches(["--hours", "24"]) == 3.5)
+    }
+
     @Test("usage logs: several files and directories, one sample per user of each file, sharded by user")
     func usageLogs() throws {
         let directory = try Self.directory("logs")

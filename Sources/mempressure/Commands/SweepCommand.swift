@@ -327,9 +327,10 @@ struct SweepCommand: AsyncParsableCommand {
             var log: UsageLogImport.Log?
             let lines = try UsageLogFile.lines(file)
             let sampling = sample
+            let hours = self.workload.hours
             try malformed { () throws(InputError) in
                 log = try UsageLogImport.read(
-                    lines, workload: workload, sampling: sampling, keeping: { users.contains($0) })
+                    lines, workload: workload, sampling: sampling, hours: hours, keeping: { users.contains($0) })
             }
             UsageLogFile.reportSkipped(log?.skippedEvents ?? [], file: InputFile.displayName(file))
             for kept in log?.samples ?? [] {

@@ -20,7 +20,10 @@ struct WorkloadShapeOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Override the simulated duration, in hours: above 0, at most 8760.", valueName: "h"))
+        help: ArgumentHelp(
+            "Override the simulated duration, in hours: above 0, at most 8760. With --usage-log: replay only the "
+                + "first h hours of each sample (from its midnight, or from a user's first row).",
+            valueName: "h"))
     var hours: Double?
 
     @Option(
@@ -128,15 +131,16 @@ struct WorkloadOptions: ParsableArguments {
     /// each.
     func checkSize(of workload: Workload) throws { try shape.checkSize(of: workload) }
 
-    /// The samples of an imported usage log (one per user-day or per user, as `--sample` says),
-    /// read row by row (``UsageLogImport/read(_:workload:sampling:keeping:)``): memory holds the
-    /// rows, not the text. Skipped event types are reported once each on standard error.
+    /// The samples of an imported usage log (one per user-day or per user, as `--sample` says,
+    /// each cut to its first `--hours` if given), read row by row
+    /// (``UsageLogImport/read(_:workload:sampling:hours:keeping:)``): memory holds the rows, not the
+    /// text. Skipped event types are reported once each on standard error.
     func importedTraces(workload: Workload) throws -> [UsageLogImport.UserTrace]? {
         guard let usageLog else { return nil }
         let log: UsageLogImport.Log
         let lines = try UsageLogFile.lines(usageLog)
         do throws(InputError) {
-            log = try UsageLogImport.read(lines, workload: workload, sampling: sample)
+            log = try UsageLogImport.read(lines, workload: workload, sampling: sample, hours: hours)
         } catch {
             throw CLIError.malformed(error.description)
         }
