@@ -30,18 +30,18 @@ public enum Informed {
     }
 
     /// The reference with the lifecycle of `policy` instead of `Policy.ios4`'s, named `informed@`
-    /// and `policy`'s name (as ``Oracle/policy(lifecycleOf:)``).
+    /// and `policy`'s name (as ``Oracle/policy(lifecycleOf:)``). It keeps `policy`'s horizon
+    /// (`ReusePrediction.horizon`), so that its scores (``score(user:model:launchCost:horizon:)``)
+    /// price a kill as `policy` does, by the chance of a reopen within that many opens; the rest
+    /// of `policy`'s prediction is dropped.
     ///
     /// - Complexity: O(size of `policy`)
-    /// It keeps `policy`'s horizon (`ReusePrediction.horizon`), and its scores
-    /// (``score(user:model:launchCost:horizon:)``) price a kill as `policy` does, by the chance
-    /// of a reopen within that many opens; the rest of `policy`'s prediction is dropped.
     public static func policy(lifecycleOf policy: Policy) -> Policy {
         var reference = Oracle.reference(
             name: name + Oracle.lifecycleSeparator + policy.name,
             summary: "reference: \(policy.name)'s lifecycle, victims by the user's true app weights (known, not learnt)",
             reasonSuffix: policy.prediction.horizon.map {
-                "informed: least chance of a reopen within \(Int($0)) opens per byte, from the user's true weights"
+                "informed: least chance of a reopen within \(Event.number($0)) opens per byte, from the user's true weights"
             } ?? "informed: fewest expected opens per byte, from the user's true weights",
             lifecycle: policy)
         reference.prediction.horizon = policy.prediction.horizon
