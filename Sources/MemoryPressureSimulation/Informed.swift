@@ -22,7 +22,7 @@ public enum Informed {
     public static let name = "informed"
 
     /// The reference as a policy: `Policy.ios4` with every band ordered by `BandOrder.externalScore`.
-    /// Runs that use it get their scores from ``score(user:model:launchCost:)``.
+    /// Runs that use it get their scores from ``score(user:model:launchCost:horizon:)``.
     public static var policy: Policy {
         Oracle.reference(
             name: name, summary: "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)",
