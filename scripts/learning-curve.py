@@ -34,13 +34,14 @@ def main() -> None:
     parser.add_argument("--baseline", default="jetsam")
     parser.add_argument("--learners", default="relaunch-aware,predictive")
     parser.add_argument("--oracle", default="oracle@predictive",
-                        help="the gap's reference: oracle (ios4's lifecycle) or oracle@P (policy P's)")
+                        help="the gap's reference: oracle (ios4's lifecycle) or oracle@P (policy P's); "
+                             "oracle-prewarm@P for a learner that prewarms")
     args = parser.parse_args()
     if not 1 <= args.days <= 365:
         sys.exit("learning-curve: --days must be 1...365")
     learners = [name for name in args.learners.split(",") if name]
-    if not (args.oracle == "oracle" or args.oracle.startswith("oracle@")):
-        sys.exit("learning-curve: --oracle must be oracle or oracle@P")
+    if not (args.oracle in ("oracle", "oracle-prewarm") or args.oracle.startswith(("oracle@", "oracle-prewarm@"))):
+        sys.exit("learning-curve: --oracle must be oracle, oracle@P, oracle-prewarm or oracle-prewarm@P")
     policies = [args.baseline] + learners + [args.oracle]
     if args.usage_log and any(name.startswith("informed") for name in policies):
         sys.exit("learning-curve: informed knows a generated user's weights: it cannot run on --usage-log")

@@ -296,10 +296,19 @@ extension Comparison {
     }
 
     /// The oracle the gap is measured to: the first policy named `oracle` or `oracle@…`
-    /// (``Oracle/isOracleName(_:)``), or `nil` without one.
+    /// (``Oracle/isOracleName(_:)``), else the first oracle that prewarms (`oracle-prewarm` or
+    /// `oracle-prewarm@…`, ``Oracle/isPrewarmingName(_:)``), or `nil` without either.
     ///
     /// - Complexity: O(policies)
-    public var gapReference: Int? { policies.firstIndex(where: Oracle.isOracleName) }
+    public var gapReference: Int? { Self.gapReference(among: policies) }
+
+    /// The index of the oracle the gap is measured to among the policies `names`, as
+    /// ``gapReference`` chooses it (compare's and sweep's rule).
+    ///
+    /// - Complexity: O(names)
+    public static func gapReference(among names: [String]) -> Int? {
+        names.firstIndex(where: Oracle.isOracleName) ?? names.firstIndex(where: Oracle.isPrewarmingName)
+    }
 
     /// The share of the gap in mean launch wait between `baseline` and the oracle
     /// (``gapReference``) that each policy closes (baseline 0, oracle 1; negative for policies

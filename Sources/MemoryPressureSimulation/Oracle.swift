@@ -110,6 +110,14 @@ public enum Oracle {
         name == Self.name || name.hasPrefix(Self.name + lifecycleSeparator)
     }
 
+    /// Whether `name` names the oracle that prewarms: `oracle-prewarm`, or `oracle-prewarm@`
+    /// followed by the name of the policy whose lifecycle it keeps (``prewarmingPolicy(lifecycleOf:)``).
+    ///
+    /// - Complexity: O(length of `name`)
+    public static func isPrewarmingName(_ name: String) -> Bool {
+        name == prewarmingName || name.hasPrefix(prewarmingName + lifecycleSeparator)
+    }
+
     /// A reference that shares `lifecycle`'s lifecycle (`Policy.ios4`'s by default) and orders
     /// every band by `BandOrder.externalScore` (its host supplies the scores), each band's reason
     /// followed by `reasonSuffix` in parentheses: the oracle and ``Informed``. What `lifecycle`

@@ -525,7 +525,7 @@ public struct SweepCell: Sendable {
     /// The share of the launch-wait gap from the baseline to the oracle each policy closes, as
     /// ``Comparison/gapToOracleClosed(baseline:)`` computes it.
     public var gapToOracleClosed: [Double]? {
-        guard let oracle = definition.policies.firstIndex(where: Oracle.isOracleName) else { return nil }
+        guard let oracle = Comparison.gapReference(among: definition.policies) else { return nil }
         return Comparison.sharesOfGap(means: launchWaitMeans, baseline: baseline, oracle: oracle)
     }
 

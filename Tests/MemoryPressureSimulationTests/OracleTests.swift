@@ -140,6 +140,12 @@ struct OracleTests {
         #expect(Oracle.isOracleName("oracle") && Oracle.isOracleName("oracle@predictive"))
         #expect(!Oracle.isOracleName("oracle-prewarm") && !Oracle.isOracleName("oracle-prewarm@predictive"))
         #expect(!Oracle.isOracleName("informed@predictive") && !Oracle.isOracleName("oracles"))
+        #expect(Oracle.isPrewarmingName("oracle-prewarm") && Oracle.isPrewarmingName("oracle-prewarm@predictive"))
+        #expect(!Oracle.isPrewarmingName("oracle") && !Oracle.isPrewarmingName("oracle-prewarmed"))
+        // The gap is measured to the first oracle, else to the first oracle that prewarms.
+        #expect(Comparison.gapReference(among: ["jetsam", "oracle-prewarm", "oracle@jetsam", "oracle"]) == 2)
+        #expect(Comparison.gapReference(among: ["jetsam", "oracle-prewarm@p", "oracle-prewarm"]) == 1)
+        #expect(Comparison.gapReference(among: ["jetsam", "informed@jetsam"]) == nil)
     }
 
     @Test("oracle@predictive is never worse than predictive, the policy whose lifecycle it shares, on average")

@@ -99,6 +99,18 @@ struct CompareOptionsTests {
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.standardOutput.contains("share of the gap in mean launch wait from jetsam to oracle@predictive closed"))
         #expect(text.standardOutput.contains(/predictive -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/), "\(text.standardOutput)")
+        // Without a plain oracle, the gap runs to the oracle that prewarms: the share of a policy
+        // that prewarms gets its interval too.
+        let prewarm = "Examples/policies/predictive-prewarm.yaml"
+        let prewarming = try runMempressure([
+            "compare", "--policies", "jetsam,\(prewarm),oracle-prewarm@\(prewarm)", "--seeds", "20", "--baseline", "jetsam",
+        ])
+        #expect(prewarming.status == 0, "\(prewarming.standardError)")
+        #expect(
+            prewarming.standardOutput.contains(
+                "share of the gap in mean launch wait from jetsam to oracle-prewarm@predictive-prewarm closed"),
+            "\(prewarming.standardOutput)")
+        #expect(prewarming.standardOutput.contains(/predictive-prewarm -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/))
         let missing = try runMempressure(["compare", "--policies", "jetsam,oracle@nosuch.yaml", "--seeds", "2"])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"), "\(missing.standardError)")
