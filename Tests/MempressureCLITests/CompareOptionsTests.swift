@@ -19,6 +19,14 @@ struct CompareOptionsTests {
             (["compare", "--warm-up", "24", "--hours", "24"], "--warm-up (24.0 h) must be shorter than --hours"),
             (["compare", "--warm-up", "30", "--seeds", "2"], "must be shorter than the workload's 24.0 h"),
             (["compare", "--warm-up", "1", "--trace", "a.jsonl"], "--warm-up works with generated seeds and --usage-log"),
+            // Options that would be ignored are refused: a trace or a device log replays whole, a
+            // usage log's apps are its own.
+            (["compare", "--hours", "1", "--trace", "a.jsonl"], "--trace and --event-log replay their files whole"),
+            (["compare", "--apps", "5", "--event-log", "a.log"], "--trace and --event-log replay their files whole"),
+            (["compare", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
+            (["simulate", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
+            (["profile", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
+            (["sweep", "--apps", "5", "--usage-log", "b.csv", "--param", "memory=1GiB"], "--apps sets the app catalogue"),
             (["compare", "--policies", "informed", "--usage-log", "Examples/usage/sample.csv"], "informed knows a generated user"),
             (["compare", "--policies", "informed", "--workload", "server", "--seeds", "1", "--hours", "1", "--apps", "10"], "needs a workload with a user model"),
             (["simulate", "--policy", "informed"], "informed is a reference of compare"),

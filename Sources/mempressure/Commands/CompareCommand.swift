@@ -131,6 +131,11 @@ struct CompareCommand: AsyncParsableCommand {
         if warmUp > 0 && (!trace.isEmpty || eventLog != nil) {
             throw ValidationError("--warm-up works with generated seeds and --usage-log, not --trace or --event-log")
         }
+        if (!trace.isEmpty || eventLog != nil) && (workload.shape.hours != nil || workload.shape.apps != nil) {
+            throw ValidationError(
+                "--hours and --apps shape generated samples (--hours also a usage log's); --trace and --event-log "
+                    + "replay their files whole: drop them")
+        }
         if let hours = workload.shape.hours, warmUp > 0 && warmUp >= hours {
             throw ValidationError("--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
         }

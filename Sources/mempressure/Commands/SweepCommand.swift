@@ -115,6 +115,7 @@ struct SweepCommand: AsyncParsableCommand {
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
             throw ValidationError("--usage-log and --seeds both give the samples: choose one")
         }
+        if !usageLog.isEmpty && workload.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
     }
 
     func run() async throws {

@@ -32,6 +32,11 @@ struct WorkloadShapeOptions: ParsableArguments {
             "Refuse a workload whose samples could hold more actions than this: 1...1000000000.", valueName: "n"))
     var maxActions: Int = 5_000_000
 
+    /// The refusal of `--apps` with a usage log, whose apps are the ones it names (the option
+    /// would be ignored).
+    static let appsWithUsageLog =
+        "--apps sets the app catalogue of a generated workload; a usage log's apps are the ones it names: drop --apps"
+
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
         if let hours, !(hours > 0 && hours <= 24 * 365) {
@@ -121,6 +126,10 @@ struct WorkloadOptions: ParsableArguments {
 
     /// `--apps`, if given.
     var apps: Int? { shape.apps }
+
+    func validate() throws {
+        if usageLog != nil && shape.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
+    }
     /// `--hours`, if given.
     var hours: Double? { shape.hours }
 
