@@ -18,8 +18,8 @@ struct CompareCommand: AsyncParsableCommand {
             (at a level split over the looks) or its 95 % interval is within ±half of --resolve \
             seconds (docs/statistics.md); the report says where and why it stopped. A row says \
             what share of the gap between the baseline and the oracle (the first of oracle and \
-            oracle@P given, else of oracle-prewarm and oracle-prewarm@P) each policy closes. Every metric shows its mean per sample with a 95 % \
-            confidence interval. A paired section then compares every policy with a baseline on the \
+            oracle@P given, else of oracle-prewarm and oracle-prewarm@P) each policy closes. Every \
+            metric shows its mean per sample with a 95 % confidence interval. A paired section then compares every policy with a baseline on the \
             same samples (the real killer with the lowest mean launch wait unless --baseline names one): the mean \
             difference, its 95 % interval and a p-value adjusted for the number of policies (Holm). \
             A difference is called better or worse only where its interval excludes zero. Runs use \
