@@ -33,6 +33,18 @@ struct CompareOptionsTests {
             (["simulate", "--policy", "informed@predictive"], "informed is a reference of compare"),
             (["compare", "--policies", "jetsam,informed@predictive", "--trace", "a.jsonl"], "informed knows a generated user"),
             (["compare", "--policies", "jetsam,oracle@oracle", "--seeds", "2"], "oracle@oracle: oracle is a reference itself"),
+            // Seed options where files give the samples, and the sequential rule's beside --seeds.
+            (["compare", "--trace", "a.jsonl", "--seeds", "5"], "--trace gives the samples and --seeds chooses generated seeds"),
+            (["compare", "--usage-log", "b.csv", "--first-seed", "5"], "--usage-log gives the samples and --first-seed"),
+            (["compare", "--event-log", "a.log", "--resolve", "2"], "--event-log gives the samples and --resolve"),
+            (["compare", "--trace", "a.jsonl", "--max-seeds", "100"], "--trace gives the samples and --max-seeds"),
+            (["compare", "--seeds", "5", "--resolve", "2"], "--resolve steers the sequential choice of how many seeds"),
+            (["compare", "--seeds", "5", "--max-seeds", "100"], "--max-seeds steers the sequential choice"),
+            (["simulate", "--usage-log", "b.csv", "--seed", "3"], "--usage-log gives the samples and --seed chooses"),
+            (["sweep", "--usage-log", "b.csv", "--first-seed", "3", "--param", "memory=1GiB"], "--first-seed chooses generated seeds"),
+            (["compare", "--policies", ","], "--policies: expected policy names separated by commas"),
+            (["compare", "--policies", ""], "--policies: expected policy names separated by commas"),
+            (["sweep", "--policies", ",", "--param", "memory=1GiB"], "--policies: expected policy names separated by commas"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
         ])
@@ -288,6 +300,8 @@ struct CompareOptionsTests {
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])
         #expect(document["samples"] as? [String] == ["u1 2016-05-03", "u2 2016-05-03"])
+        // The samples are the log's, as compare names them, not the workload's that shapes the device.
+        #expect(document["workload"] as? String == "usage log")
         let byUser = try runMempressure([
             "simulate", "--usage-log", "Examples/usage/sample.csv", "--sample", "user", "--format", "json",
         ])

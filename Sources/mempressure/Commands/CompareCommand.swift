@@ -67,20 +67,21 @@ struct CompareCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Without --seeds: the difference in launch wait, in seconds per sample, the run must resolve: "
-                + "0.01...3600.",
+                + "0.01...3600. (default: \(Event.number(SequentialSampling.standard.resolve)))",
             valueName: "s"))
-    var resolve: Double = SequentialSampling.standard.resolve
+    var resolve: Double?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Without --seeds: the most seeds the sequential rule runs: 30...10000.", valueName: "n"))
-    var maxSeeds: Int = SequentialSampling.standard.maximum
+            "Without --seeds: the most seeds the sequential rule runs: 30...10000. (default: "
+                + "\(SequentialSampling.standard.maximum))", valueName: "n"))
+    var maxSeeds: Int?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63).", valueName: "s"))
-    var firstSeed: UInt64 = 1
+        help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63). (default: 1)", valueName: "s"))
+    var firstSeed: UInt64?
 
     @Option(
         parsing: .unconditional,
@@ -126,7 +127,9 @@ struct CompareCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
-        if !(0.01...3600).contains(resolve) { throw ValidationError("--resolve must be 0.01...3600 seconds, got \(resolve)") }
+        if let resolve, !(0.01...3600).contains(resolve) {
+            throw ValidationError("--resolve must be 0.01...3600 seconds, got \(resolve)")
+        }
         if !(0...8760).contains(warmUp) { throw ValidationError("--warm-up must be 0...8760 hours, got \(warmUp)") }
         if warmUp > 0 && (!trace.isEmpty || eventLog != nil) {
             throw ValidationError("--warm-up works with generated seeds and --usage-log, not --trace or --event-log")
@@ -139,12 +142,31 @@ struct CompareCommand: AsyncParsableCommand {
         if let hours = workload.shape.hours, warmUp > 0 && warmUp >= hours {
             throw ValidationError("--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
         }
-        if maxSeeds < 30 || maxSeeds > 10_000 { throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)") }
-        if firstSeed > UInt64(Int64.max) { throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)") }
+        if let maxSeeds, maxSeeds < 30 || maxSeeds > 10_000 {
+            throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)")
+        }
+        if let firstSeed, firstSeed > UInt64(Int64.max) {
+            throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
+        }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
         if sources > 1 {
             throw ValidationError("--trace, --usage-log and --event-log each give the samples: choose one")
+        }
+        // Options that choose generated seeds would be ignored where files give the samples, and the
+        // sequential rule's where --seeds fixes their number: refused rather than ignored.
+        let seedOptions = [("--seeds", seeds != nil), ("--first-seed", firstSeed != nil)]
+        let sequentialOptions = [("--resolve", resolve != nil), ("--max-seeds", maxSeeds != nil)]
+        let source = !trace.isEmpty ? "--trace" : workload.usageLog != nil ? "--usage-log" : eventLog != nil ? "--event-log" : nil
+        if let source, let given = (seedOptions + sequentialOptions).first(where: \.1)?.0 {
+            throw ValidationError("\(source) gives the samples and \(given) chooses generated seeds: drop \(given)")
+        }
+        if seeds != nil, let given = sequentialOptions.first(where: \.1)?.0 {
+            throw ValidationError(
+                "\(given) steers the sequential choice of how many seeds to run, which --seeds fixes: drop one of them")
+        }
+        if !policies.isEmpty && policyNames.isEmpty {
+            throw ValidationError("--policies: expected policy names separated by commas")
         }
         let names = policyNames
         if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
@@ -231,13 +253,14 @@ struct CompareCommand: AsyncParsableCommand {
                 }
                 if let seeds {
                     comparison = try await Comparison.run(
-                        workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { firstSeed + $0 },
+                        workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { (firstSeed ?? 1) + $0 },
                         warmUp: warmUp * 3600, parallelism: jobs, progress: report)
                 } else {
                     let rule = SequentialSampling(
-                        resolve: resolve, first: SequentialSampling.standard.first, maximum: maxSeeds)
+                        resolve: resolve ?? SequentialSampling.standard.resolve, first: SequentialSampling.standard.first,
+                        maximum: maxSeeds ?? SequentialSampling.standard.maximum)
                     (comparison, sampling) = try await Comparison.run(
-                        workload: resolved, policies: chosen, firstSeed: firstSeed, sampling: rule, baseline: baseline,
+                        workload: resolved, policies: chosen, firstSeed: firstSeed ?? 1, sampling: rule, baseline: baseline,
                         warmUp: warmUp * 3600, parallelism: jobs, progress: report)
                 }
             }

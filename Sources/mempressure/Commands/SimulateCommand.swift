@@ -37,8 +37,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The seed of the generated trace (the user, for the phone workload): 0...2^64-1.", valueName: "s"))
-    var seed: UInt64 = 1
+            "The seed of the generated trace (the user, for the phone workload): 0...2^64-1. (default: 1)",
+            valueName: "s"))
+    var seed: UInt64?
 
     @Option(help: ArgumentHelp(
             "With --usage-log: only this user of the log (every day of it), or one sample named \"USER DAY\".",
@@ -75,6 +76,11 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         if user != nil && workload.usageLog == nil { throw ValidationError("--user needs --usage-log") }
+        if seed != nil && workload.usageLog != nil {
+            throw ValidationError(
+                "--usage-log gives the samples and --seed chooses a generated one: drop --seed (--user picks a user "
+                    + "of the log)")
+        }
         if scale != nil && !realMemory { throw ValidationError("--scale needs --real-memory") }
         if let scale, scale < 1 || scale > 1 << 20 {
             throw ValidationError("--scale must be 1...1048576, got \(scale)")
@@ -111,7 +117,7 @@ struct SimulateCommand: ParsableCommand {
                 }
             } else {
                 try workload.checkSize(of: resolved)
-                samples = [(String(seed), WorkloadGenerator(workload: resolved).trace(seed: seed))]
+                samples = [(String(seed ?? 1), WorkloadGenerator(workload: resolved).trace(seed: seed ?? 1))]
             }
             let trace = samples[0].trace
             if let traceOut { try OutputFile.write(trace.jsonLines, to: traceOut, option: "--trace-out") }
@@ -133,7 +139,7 @@ struct SimulateCommand: ParsableCommand {
             progress.finish()
             if let eventsOut { try OutputFile.write(log, to: eventsOut, option: "--events-out") }
             let comparison = Comparison(
-                workload: resolved.name, policies: [policy.name], samples: samples.map(\.label), runs: [runs],
+                workload: workload.usageLog == nil ? resolved.name : "usage log", policies: [policy.name], samples: samples.map(\.label), runs: [runs],
                 device: trace.device, policyValues: [policy])
             let realMemoryReport = realMemory ? try runOnRealMemory(trace, policy: policy) : nil
             switch (format, realMemoryReport) {

@@ -113,7 +113,12 @@ struct SweepCommand: AsyncParsableCommand {
                 "--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
         }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
-            throw ValidationError("--usage-log and --seeds both give the samples: choose one")
+            throw ValidationError(
+                "--usage-log gives the samples and \(seeds != nil ? "--seeds" : "--first-seed") chooses generated seeds: "
+                    + "drop \(seeds != nil ? "--seeds" : "--first-seed")")
+        }
+        if !policies.isEmpty && policyNames.isEmpty {
+            throw ValidationError("--policies: expected policy names separated by commas")
         }
         if !usageLog.isEmpty && workload.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
     }
