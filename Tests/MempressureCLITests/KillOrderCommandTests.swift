@@ -273,6 +273,13 @@ struct KillOrderCommandTests {
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--format", "xml"]).status == 64)
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--limit", "many"]).status == 64)
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--colour"]).status == 64)
+        // --policies ranks a real report's victims: on a snapshot or --live it would be ignored, so it is refused.
+        let onSnapshot = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--policies", "jetsam"])
+        #expect(onSnapshot.status == 64 && onSnapshot.standardOutput.isEmpty)
+        #expect(onSnapshot.standardError.contains("phone.yaml is a snapshot: use --policy"), "\(onSnapshot.standardError)")
+        let onLive = try runMempressure(["kill-order", "--live", "--policies", "all"])
+        #expect(onLive.status == 64)
+        #expect(onLive.standardError.contains("not --live: use --policy"), "\(onLive.standardError)")
     }
 
     @Test("an unknown policy name exits 66; an invalid policy file exits 65 listing its problems")

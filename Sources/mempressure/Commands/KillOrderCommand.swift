@@ -83,6 +83,9 @@ struct KillOrderCommand: ParsableCommand {
         if live && inputFormat != .auto && inputFormat != .snapshot {
             throw ValidationError("--input-format \(inputFormat.rawValue) reads a file, not --live")
         }
+        if live && policies != nil {
+            throw ValidationError("--policies ranks a real report's victims under other policies, not --live: use --policy")
+        }
         if let policies {
             for name in Self.policyNames(policies) where !Policy.shippedNames.contains(name) && name != "all" {
                 guard !name.isEmpty else { throw ValidationError("--policies: expected policy names separated by commas") }
@@ -106,6 +109,11 @@ struct KillOrderCommand: ParsableCommand {
                     return
                 }
                 file = input
+                if policies != nil {
+                    throw CLIError.usage(
+                        "--policies ranks a real report's victims under other policies; "
+                            + "\(InputFile.displayName(path)) is a snapshot: use --policy")
+                }
             }
             let policy = try policy.resolve()
             let machine = live ? try Self.liveMachine() : nil
