@@ -45,6 +45,12 @@ struct CompareOptionsTests {
             (["compare", "--policies", ","], "--policies: expected policy names separated by commas"),
             (["compare", "--policies", ""], "--policies: expected policy names separated by commas"),
             (["sweep", "--policies", ",", "--param", "memory=1GiB"], "--policies: expected policy names separated by commas"),
+            (["compare", "--sample", "user", "--seeds", "3"], "--sample says what one sample of a usage log is"),
+            (["simulate", "--sample", "user"], "--sample says what one sample of a usage log is"),
+            (["profile", "--sample", "user"], "--sample says what one sample of a usage log is"),
+            (["sweep", "--sample", "user", "--param", "memory=1GiB"], "--sample says what one sample of a usage log is"),
+            (["sweep", "--param", "memory=1GiB", "--metric", "kills"], "--metric shapes the --svg chart"),
+            (["merge", "part.jsonl", "--x", "memory"], "--x shapes the --svg chart"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
         ])
@@ -52,6 +58,21 @@ struct CompareOptionsTests {
         let result = try runMempressure(arguments)
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("no option's help states its default twice")
+    func helpDefaultsOnce() throws {
+        for command in [
+            ["compare"], ["simulate"], ["kill-order"], ["replay"], ["watch"], ["policy", "show"], ["profile"],
+            ["sweep"], ["merge"],
+        ] {
+            let help = try runMempressure(command + ["--help"])
+            #expect(help.status == 0)
+            let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(
+                text.range(of: #"\(default: [^)]*\) \(default:"#, options: .regularExpression) == nil,
+                "\(command): \(text)")
+        }
     }
 
     @Test("the prewarming rows show when a compared policy prewarms, and only then; JSON always has them")

@@ -177,8 +177,11 @@ struct SweepCommandTests {
         #expect(malformed.status == 65)
         #expect(
             malformed.standardError.contains("sweep.yaml:2:11: parameters.memory: parameter memory: expected a size"))
-        let metric = try runMempressure(["sweep", "--param", "memory=1GiB", "--metric", "eventsPerSecond"])
+        let metric = try runMempressure([
+            "sweep", "--param", "memory=1GiB", "--svg", directory + "/chart.svg", "--metric", "eventsPerSecond",
+        ])
         #expect(metric.status == 64)
+        #expect(metric.standardError.contains("--metric eventsPerSecond: expected one of"), "\(metric.standardError)")
         let format = try runMempressure(["sweep", "--param", "memory=1GiB", "--shard", "1/2", "--format", "json"])
         #expect(format.status == 64)
         #expect(format.standardError.contains("give --format to merge"))

@@ -123,7 +123,10 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
+
+    /// How many runs at once: `--jobs`, or one per core.
+    private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
@@ -148,7 +151,7 @@ struct CompareCommand: AsyncParsableCommand {
         if let firstSeed, firstSeed > UInt64(Int64.max) {
             throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
         }
-        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
         if sources > 1 {
             throw ValidationError("--trace, --usage-log and --event-log each give the samples: choose one")
@@ -215,7 +218,7 @@ struct CompareCommand: AsyncParsableCommand {
                 let days = try AndroidLogFile.days(eventLog, workload: resolved)
                 comparison = try await Comparison.run(
                     traces: days.map(\.trace), name: "device log", policies: chosen, samples: days.map(\.date),
-                    launchCost: resolved.launchCost, parallelism: jobs, progress: report)
+                    launchCost: resolved.launchCost, parallelism: parallelism, progress: report)
                 for policy in chosen where !Oracle.isClairvoyant(policy) {
                     do {
                         validations.append(try KillValidation.measure(days, policy: policy))
@@ -236,7 +239,7 @@ struct CompareCommand: AsyncParsableCommand {
                 do {
                     comparison = try await Comparison.run(
                         reading: { inputs[$0].reader() }, name: "traces", policies: chosen,
-                        samples: inputs.map(\.name), launchCost: resolved.launchCost, parallelism: jobs,
+                        samples: inputs.map(\.name), launchCost: resolved.launchCost, parallelism: parallelism,
                         progress: report)
                 } catch let error as InputError {
                     throw CLIError.malformed(error.description)
@@ -244,7 +247,7 @@ struct CompareCommand: AsyncParsableCommand {
             } else if let users = try workload.importedTraces(workload: resolved) {
                 comparison = try await Comparison.run(
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.label),
-                    launchCost: resolved.launchCost, warmUp: warmUp * 3600, parallelism: jobs, progress: report)
+                    launchCost: resolved.launchCost, warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
             } else {
                 try workload.checkSize(of: resolved)
                 if warmUp > 0 && warmUp >= resolved.hours {
@@ -254,14 +257,14 @@ struct CompareCommand: AsyncParsableCommand {
                 if let seeds {
                     comparison = try await Comparison.run(
                         workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { (firstSeed ?? 1) + $0 },
-                        warmUp: warmUp * 3600, parallelism: jobs, progress: report)
+                        warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
                 } else {
                     let rule = SequentialSampling(
                         resolve: resolve ?? SequentialSampling.standard.resolve, first: SequentialSampling.standard.first,
                         maximum: maxSeeds ?? SequentialSampling.standard.maximum)
                     (comparison, sampling) = try await Comparison.run(
                         workload: resolved, policies: chosen, firstSeed: firstSeed ?? 1, sampling: rule, baseline: baseline,
-                        warmUp: warmUp * 3600, parallelism: jobs, progress: report)
+                        warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
                 }
             }
             progress.finish()

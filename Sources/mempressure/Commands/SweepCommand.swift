@@ -60,10 +60,14 @@ struct SweepCommand: AsyncParsableCommand {
     var usageLog: [String] = []
 
     @Option(
+        name: .customLong("sample"),
         help: ArgumentHelp(
             "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
-                + "whole log)."))
-    var sample: UsageLogImport.Sampling = .day
+                + "whole log). (default: day)"))
+    var sampling: UsageLogImport.Sampling?
+
+    /// What one sample of a usage log is: `--sample`, or a user's day.
+    private var sample: UsageLogImport.Sampling { sampling ?? .day }
 
     @Option(
         parsing: .unconditional,
@@ -97,14 +101,17 @@ struct SweepCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
+
+    /// How many runs at once: `--jobs`, or one per core.
+    private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
         if let firstSeed, firstSeed > UInt64(Int64.max) {
             throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
         }
-        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         if shard != nil && chart.svg != nil {
             throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
         }
@@ -121,6 +128,7 @@ struct SweepCommand: AsyncParsableCommand {
             throw ValidationError("--policies: expected policy names separated by commas")
         }
         if !usageLog.isEmpty && workload.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
+        if usageLog.isEmpty && sampling != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
     }
 
     func run() async throws {
@@ -193,7 +201,7 @@ struct SweepCommand: AsyncParsableCommand {
             }
             let progress = ProgressIndicator(
                 shard == .whole ? "sweeping" : "sweeping shard \(shard)", showsTimeLeft: true)
-            let part = try await sweep.run(shard: shard, parallelism: jobs) { done, total in
+            let part = try await sweep.run(shard: shard, parallelism: parallelism) { done, total in
                 progress.update(Double(done) / Double(total))
             }
             progress.finish()

@@ -86,6 +86,7 @@ struct WatchCommand: AsyncParsableCommand {
             throw ValidationError("--metrics-port must be 1...65535 (or 0 for any free port), got \(metricsPort)")
         }
         if webConfig != nil && metricsPort == nil { throw ValidationError("--web-config needs --metrics-port") }
+        if allowOpenMetrics && metricsPort == nil { throw ValidationError("--allow-open-metrics needs --metrics-port") }
         if let metricsAddress {
             guard metricsPort != nil else { throw ValidationError("--metrics-address needs --metrics-port") }
             do {

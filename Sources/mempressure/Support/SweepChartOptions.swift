@@ -7,8 +7,14 @@ struct SweepChartOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write an SVG chart of --metric against a swept parameter.", valueName: "file"))
     var svg: String?
 
-    @Option(help: ArgumentHelp("The metric the chart draws (a JSON key such as launchWait, kills).", valueName: "key"))
-    var metric: String = "launchWait"
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "The metric the chart draws (a JSON key such as launchWait, kills). (default: launchWait)", valueName: "key"))
+    var metricKey: String?
+
+    /// The metric the chart draws: `--metric`, or the launch wait.
+    var metric: String { metricKey ?? "launchWait" }
 
     @Option(
         name: .customLong("x"),
@@ -18,6 +24,9 @@ struct SweepChartOptions: ParsableArguments {
     var xParameter: String?
 
     func validate() throws {
+        if svg == nil, let given = metricKey != nil ? "--metric" : xParameter != nil ? "--x" : nil {
+            throw ValidationError("\(given) shapes the --svg chart: give --svg FILE or drop \(given)")
+        }
         guard MetricDefinition.named(metric)?.isDeterministic == true else {
             throw ValidationError(
                 "--metric \(metric): expected one of "

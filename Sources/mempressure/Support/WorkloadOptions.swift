@@ -37,6 +37,9 @@ struct WorkloadShapeOptions: ParsableArguments {
     static let appsWithUsageLog =
         "--apps sets the app catalogue of a generated workload; a usage log's apps are the ones it names: drop --apps"
 
+    /// The refusal of `--sample` without a usage log (the option would be ignored).
+    static let sampleWithoutUsageLog = "--sample says what one sample of a usage log is: give --usage-log or drop --sample"
+
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
         if let hours, !(hours > 0 && hours <= 24 * 365) {
@@ -119,16 +122,21 @@ struct WorkloadOptions: ParsableArguments {
     var usageLog: String?
 
     @Option(
+        name: .customLong("sample"),
         help: ArgumentHelp(
             "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
-                + "whole log)."))
-    var sample: UsageLogImport.Sampling = .day
+                + "whole log). (default: day)"))
+    var sampling: UsageLogImport.Sampling?
+
+    /// What one sample of the usage log is: `--sample`, or a user's day.
+    var sample: UsageLogImport.Sampling { sampling ?? .day }
 
     /// `--apps`, if given.
     var apps: Int? { shape.apps }
 
     func validate() throws {
         if usageLog != nil && shape.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
+        if usageLog == nil && sampling != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
     }
     /// `--hours`, if given.
     var hours: Double? { shape.hours }
