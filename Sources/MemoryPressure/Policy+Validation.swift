@@ -10,7 +10,7 @@ extension Policy {
             problems.append(
                 InputError(file: name.isEmpty ? "<policy>" : name, line: 0, column: 0, path: path, message: message))
         }
-        if name.isEmpty { problem("name", "key \"name\": expected a non-empty text") }
+        if name.allSatisfy(\.isWhitespace) { problem("name", "key \"name\": expected a non-empty text") }
         var previous: (level: PressureLevel, enter: MemoryAmount)? = nil
         for level in [PressureLevel.warning, .urgent, .critical] {
             guard let threshold = thresholds[level] else { continue }
@@ -37,7 +37,7 @@ extension Policy {
         var names: Set<String> = []
         for (index, band) in bands.enumerated() {
             let path = "bands[\(index)]"
-            if band.name.isEmpty { problem(path, "key \"name\": expected a non-empty text") }
+            if band.name.allSatisfy(\.isWhitespace) { problem(path, "key \"name\": expected a non-empty text") }
             if !names.insert(band.name).inserted { problem(path, "band name \"\(band.name)\" appears twice") }
             if band.reason.isEmpty { problem(path, "key \"reason\": expected a non-empty text") }
             if band.slotsByOomScoreAdj && band.slotsByPriority {

@@ -63,7 +63,7 @@ final class PolicyLoader {
         guard let document = attempt({ () throws(InputError) in try ConfigObject(root, file: file) }) else {
             return nil
         }
-        let name = attempt { () throws(InputError) in try document.string("name") }
+        let name = attempt { () throws(InputError) in try nonEmptyString(document, "name") }
         let summary = attempt { () throws(InputError) in try document.optionalString("summary") ?? "" }
         let comparison = attempt { () throws(InputError) in
             try document.optionalEnum("comparison", ThresholdComparison.self) ?? .below
@@ -298,7 +298,7 @@ final class PolicyLoader {
 
     private func nonEmptyString(_ object: ConfigObject, _ key: String) throws(InputError) -> String {
         let text = try object.string(key)
-        guard !text.isEmpty else { throw object.error("key \"\(key)\": expected a non-empty text") }
+        guard !text.allSatisfy(\.isWhitespace) else { throw object.error("key \"\(key)\": expected a non-empty text") }
         return text
     }
 

@@ -266,6 +266,18 @@ struct PolicyLoadingErrorTests {
         expectOne(missing, 1, 1, "", "missing or empty \"bands\": expected at least one kill band")
     }
 
+    @Test("an empty or blank policy name, and a blank band name")
+    func blankNames() {
+        for blank in ["\"\"", "\"  \""] {
+            expectOne(
+                valid.replacingOccurrences(of: "name: p\n", with: "name: \(blank)\n"), 1, 1, "",
+                "key \"name\": expected a non-empty text")
+        }
+        expectOne(
+            valid.replacingOccurrences(of: "  - name: suspended", with: "  - name: \" \""), 9, 5, "bands[0]",
+            "key \"name\": expected a non-empty text")
+    }
+
     @Test("two bands with the same name")
     func duplicateBandNames() {
         expectOne(
