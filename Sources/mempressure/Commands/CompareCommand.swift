@@ -164,6 +164,9 @@ struct CompareCommand: AsyncParsableCommand {
         if let source, let given = (seedOptions + sequentialOptions).first(where: \.1)?.0 {
             throw ValidationError("\(source) gives the samples and \(given) chooses generated seeds: drop \(given)")
         }
+        if let source, workload.shape.maxActionsGiven != nil {
+            throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles(source))
+        }
         if seeds != nil, let given = sequentialOptions.first(where: \.1)?.0 {
             throw ValidationError(
                 "\(given) steers the sequential choice of how many seeds to run, which --seeds fixes: drop one of them")

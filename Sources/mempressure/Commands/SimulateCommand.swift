@@ -76,6 +76,9 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         if user != nil && workload.usageLog == nil { throw ValidationError("--user needs --usage-log") }
+        if workload.usageLog != nil && workload.shape.maxActionsGiven != nil {
+            throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles("--usage-log"))
+        }
         if seed != nil && workload.usageLog != nil {
             throw ValidationError(
                 "--usage-log gives the samples and --seed chooses a generated one: drop --seed (--user picks a user "

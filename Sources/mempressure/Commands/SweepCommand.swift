@@ -128,6 +128,9 @@ struct SweepCommand: AsyncParsableCommand {
             throw ValidationError("--policies: expected policy names separated by commas")
         }
         if !usageLog.isEmpty && workload.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
+        if !usageLog.isEmpty && workload.maxActionsGiven != nil {
+            throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles("--usage-log"))
+        }
         if usageLog.isEmpty && sampling != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
     }
 

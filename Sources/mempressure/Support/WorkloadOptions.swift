@@ -27,10 +27,22 @@ struct WorkloadShapeOptions: ParsableArguments {
     var hours: Double?
 
     @Option(
+        name: .customLong("max-actions"),
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Refuse a workload whose samples could hold more actions than this: 1...1000000000.", valueName: "n"))
-    var maxActions: Int = 5_000_000
+            "Refuse a workload whose generated samples could hold more actions than this: 1...1000000000. "
+                + "(default: 5000000)",
+            valueName: "n"))
+    var maxActionsGiven: Int?
+
+    /// The most actions a generated sample may hold: `--max-actions`, or five million.
+    var maxActions: Int { maxActionsGiven ?? 5_000_000 }
+
+    /// The refusal of `--max-actions` where files give the samples (`option`), whose size it does
+    /// not cap (the option would be ignored).
+    static func maxActionsWithFiles(_ option: String) -> String {
+        "--max-actions caps generated samples; \(option) gives its own: drop --max-actions"
+    }
 
     /// The refusal of `--apps` with a usage log, whose apps are the ones it names (the option
     /// would be ignored).
@@ -45,7 +57,7 @@ struct WorkloadShapeOptions: ParsableArguments {
         if let hours, !(hours > 0 && hours <= 24 * 365) {
             throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
         }
-        if maxActions < 1 || maxActions > 1_000_000_000 {
+        if let maxActionsGiven, maxActionsGiven < 1 || maxActionsGiven > 1_000_000_000 {
             throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
         }
     }
