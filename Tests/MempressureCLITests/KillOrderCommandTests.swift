@@ -273,10 +273,23 @@ struct KillOrderCommandTests {
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--format", "xml"]).status == 64)
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--limit", "many"]).status == 64)
         #expect(try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--colour"]).status == 64)
-        // --policies ranks a real report's victims: on a snapshot or --live it would be ignored, so it is refused.
+        // The oracle reads the rest of a trace; a snapshot, a report or this machine has none.
+        for arguments in [
+            ["Examples/snapshots/phone.yaml", "--policy", "oracle"],
+            ["Examples/snapshots/phone.yaml", "--policy", "oracle@jetsam"],
+            ["evidence/linux-oom/02-largest-dies.log", "--policies", "oracle-prewarm"],
+            ["--live", "--policy", "oracle"],
+        ] {
+            let clairvoyant = try runMempressure(["kill-order"] + arguments)
+            #expect(clairvoyant.status == 64 && clairvoyant.standardOutput.isEmpty, "\(arguments)")
+            #expect(clairvoyant.standardError.contains("knows the rest of a trace"), "\(clairvoyant.standardError)")
+        }
+        // --policies ranks a real report's victims: on a snapshot or --live it would be ignored, so
+        // it is refused.
         let onSnapshot = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--policies", "jetsam"])
         #expect(onSnapshot.status == 64 && onSnapshot.standardOutput.isEmpty)
-        #expect(onSnapshot.standardError.contains("phone.yaml is a snapshot: use --policy"), "\(onSnapshot.standardError)")
+        #expect(
+            onSnapshot.standardError.contains("phone.yaml is a snapshot: use --policy"), "\(onSnapshot.standardError)")
         let onLive = try runMempressure(["kill-order", "--live", "--policies", "all"])
         #expect(onLive.status == 64)
         #expect(onLive.standardError.contains("not --live: use --policy"), "\(onLive.standardError)")

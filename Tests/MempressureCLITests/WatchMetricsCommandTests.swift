@@ -176,6 +176,7 @@ struct WatchMetricsCommandTests {
             (["--metrics-port", "9100", "--metrics-address", "300.1.1.1"], "expected an IPv4 address"),
             (["--metrics-address", "127.0.0.1"], "--metrics-address needs --metrics-port"),
             (["--allow-open-metrics"], "--allow-open-metrics needs --metrics-port"),
+            (["--policy", "oracle", "--count", "1"], "oracle knows the rest of a trace"),
         ]
         for (arguments, message) in cases {
             let result = try runMempressure(["watch"] + arguments)

@@ -115,7 +115,7 @@ struct KillOrderCommand: ParsableCommand {
                             + "\(InputFile.displayName(path)) is a snapshot: use --policy")
                 }
             }
-            let policy = try policy.resolve()
+            let policy = try PolicyOption.refusingClairvoyant(try policy.resolve(), in: "kill-order")
             let machine = live ? try Self.liveMachine() : nil
             let engine: PressureEngine
             if let file, let streamed = Self.streamedEngine(file, policy: policy) {
@@ -159,8 +159,11 @@ struct KillOrderCommand: ParsableCommand {
     /// `kill-order REPORT`: every report in the file, each ranked and set against its real victims.
     func runOnReport(_ file: InputFile.Rereadable, name: String, format evidenceFormat: EvidenceFormat) throws {
         let evidence = try Self.readEvidence(file, name: name, format: evidenceFormat)
-        let policy = try policy.resolve(defaultName: evidenceFormat.matchingPolicy)
-        let others = try policies.map { try Self.policyNames($0).map { try PolicyOption.load($0) } } ?? []
+        let policy = try PolicyOption.refusingClairvoyant(
+            try policy.resolve(defaultName: evidenceFormat.matchingPolicy), in: "kill-order")
+        let others = try (policies.map(Self.policyNames) ?? []).map {
+            try PolicyOption.refusingClairvoyant(try PolicyOption.load($0), in: "kill-order")
+        }
         var reports: [KillOrderReport] = []
         for (offset, item) in evidence.enumerated() {
             let ranking = try Self.rank(item, policy: policy, name: name)

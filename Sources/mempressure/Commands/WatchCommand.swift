@@ -104,7 +104,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrorsAsync {
-            let policy = try policy.resolve()
+            let policy = try PolicyOption.refusingClairvoyant(try policy.resolve(), in: "watch")
             let ranking: LiveKillOrder
             do {
                 ranking = try LiveKillOrder(policy: policy, includingKernelScores: false)

@@ -21,6 +21,18 @@ struct PolicyOption: ParsableArguments {
         try PolicyOption.load(policy ?? defaultName)
     }
 
+    /// `policy`, unless it is clairvoyant (`oracle`, `oracle-prewarm`, `oracle@P` …): those read the
+    /// rest of a trace, which `command` (ranking what is in memory now) does not have, so their
+    /// order there would be meaningless.
+    static func refusingClairvoyant(_ policy: Policy, in command: String) throws -> Policy {
+        guard !Oracle.isClairvoyant(policy) else {
+            throw CLIError.usage(
+                "\(policy.name) knows the rest of a trace (a reference of simulate, replay, compare and sweep); "
+                    + "\(command) ranks what is in memory now, with no future to read: give a policy")
+        }
+        return policy
+    }
+
     /// Whether `name` names a policy without a file: a shipped one, the oracle, the oracle that
     /// prewarms or `informed`, or one of those with the lifecycle of a shipped policy
     /// (`oracle@predictive`).
