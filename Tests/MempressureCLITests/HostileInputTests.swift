@@ -502,6 +502,32 @@ struct HostileInputTests {
         #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     }
 
+    @Test("/dev/stdout, /dev/stderr and /dev/fd/N are written to the process's own descriptors, not replaced")
+    func ownDescriptors() throws {
+        // Standard output is a pipe here: following /dev/stdout to it failed with exit 74.
+        let piped = try run(["simulate", "--hours", "1", "--trace-out", "/dev/stdout"])
+        #expect(piped.status == 0, "\(piped.standardError)")
+        #expect(piped.standardOutput.hasPrefix("{\"t\":0,\"event\":\"device\""))
+        #expect(piped.standardOutput.contains("workload phone"))
+        let toStandardError = try run(["simulate", "--hours", "1", "--trace-out", "/dev/stderr"])
+        #expect(toStandardError.status == 0 && toStandardError.standardError.contains("{\"t\":0,\"event\":\"device\""))
+        // Standard output is a file the shell opened: replacing that file lost the table written to it.
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("both.txt").path
+        let shell = try run(
+            [
+                "-c", "exec \"$0\" simulate --hours 1 --trace-out /dev/stdout > \"$1\"", PackagePaths.executable.path,
+                file,
+            ],
+            shell: true)
+        #expect(shell.status == 0, "\(shell.standardError)")
+        let both = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(both.hasPrefix("{\"t\":0,\"event\":\"device\"") && both.contains("workload phone"), "\(both)")
+        expectRefused(
+            try run(["simulate", "--hours", "1", "--trace-out", "/dev/fd/9"]), 74, "names descriptor 9, which is not open")
+    }
+
     @Test("a directory, a missing directory and an unwritable place are refused (exit 74) and left alone")
     func unwritable() throws {
         let directory = try scratch()

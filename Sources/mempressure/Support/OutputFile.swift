@@ -13,6 +13,10 @@ import Synchronization
 ///   stays a link);
 /// - a character device (`/dev/null`, a terminal), a FIFO (`>(…)`), a socket or `-` (standard
 ///   output) is written in place, as a stream;
+/// - a path that names one of this process's open descriptors (`/dev/stdout`, `/dev/stderr`,
+///   `/dev/fd/N`, `/proc/self/fd/N`) is written to that descriptor, as `-` is to standard output:
+///   following it to the file or pipe behind it would replace a file the shell opened for the
+///   process (and lose what the process writes there) or fail on a pipe;
 /// - a directory or a block device is refused.
 ///
 /// The temporary file is removed if the run is interrupted by SIGINT or SIGTERM.
@@ -27,6 +31,8 @@ enum OutputFile {
         case regularFile
         /// A character device, a FIFO or a socket: written in place.
         case stream
+        /// One of this process's open descriptors (`/dev/stdout`, `/dev/fd/3` …): written to it.
+        case descriptor(Int32)
     }
 
     /// Checks, before any work is done, that `path` can be written: `-`, or a path whose
@@ -91,8 +97,10 @@ enum OutputFile {
     static func write(_ text: String, to path: String, option: String = "output") throws {
         let (resolved, kind) = try target(of: path, option: option)
         switch kind {
-        case .standardOutput:
+        case .standardOutput, .descriptor(STDOUT_FILENO):
             try StandardOutput.write(text)
+        case .descriptor(let descriptor):
+            if let code = writeAll(text, to: descriptor) { throw failure(path, "cannot write", code) }
         case .stream:
             try writeInPlace(text, to: resolved, shownAs: path)
         case .newFile, .regularFile:
@@ -109,6 +117,12 @@ enum OutputFile {
         var resolved = path
         // Follow a chain of links (a loop or a very long chain is refused, as the kernel does).
         for _ in 0..<40 {
+            if let descriptor = descriptor(named: resolved) {
+                guard fcntl(descriptor, F_GETFD) != -1 else {
+                    throw CLIError.notWritable("\(path): names descriptor \(descriptor), which is not open")
+                }
+                return (resolved, .descriptor(descriptor))
+            }
             var info = stat()
             guard lstat(resolved, &info) == 0 else {
                 let code = errno
@@ -137,6 +151,22 @@ enum OutputFile {
             }
         }
         throw CLIError.notWritable("\(path): too many levels of symbolic links")
+    }
+
+    /// The descriptor `path` names if it names one of this process's descriptors: `/dev/stdout`,
+    /// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` or `/proc/PID/fd/N` with this process's PID.
+    static func descriptor(named path: String) -> Int32? {
+        let number: Substring?
+        switch path {
+        case "/dev/stdout": number = "1"
+        case "/dev/stderr": number = "2"
+        default:
+            number = ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"].lazy.compactMap { prefix in
+                path.hasPrefix(prefix) ? path.dropFirst(prefix.count) : nil
+            }.first
+        }
+        guard let number, let descriptor = Int32(number), descriptor >= 0 else { return nil }
+        return descriptor
     }
 
     /// Throws unless the directory that holds `resolved` exists and new files can be made in it.
