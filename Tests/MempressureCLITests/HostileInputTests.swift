@@ -528,6 +528,22 @@ struct HostileInputTests {
             try run(["simulate", "--hours", "1", "--trace-out", "/dev/fd/9"]), 74, "names descriptor 9, which is not open")
     }
 
+    @Test("standard input named twice among a command's inputs is refused: the second read would be empty")
+    func standardInputOnce() throws {
+        let trace = try String(
+            contentsOfFile: PackagePaths.path("Examples/traces/13-pressure-episode.jsonl"), encoding: .utf8)
+        // compare used to count an empty second sample, halving the mean launch wait.
+        expectRefused(
+            try run(["compare", "--trace", "-", "-", "--policies", "ios4"], input: trace), 64,
+            "standard input is given twice (- and -)")
+        expectRefused(
+            try run(["compare", "--trace", "-", "/dev/stdin", "--policies", "ios4"], input: trace), 64,
+            "standard input is given twice (- and /dev/stdin)")
+        expectRefused(try run(["merge", "-", "/dev/fd/0"]), 64, "it can be read only once")
+        let once = try run(["compare", "--trace", "-", "--policies", "ios4"], input: trace)
+        #expect(once.status == 0 && once.standardOutput.contains("1 sample"), "\(once.standardError)")
+    }
+
     @Test("a directory, a missing directory and an unwritable place are refused (exit 74) and left alone")
     func unwritable() throws {
         let directory = try scratch()

@@ -14,6 +14,22 @@ enum InputFile {
     /// The name error messages use for `path`: `<stdin>` for `-`.
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.excerpt(limit: 200) }
 
+    /// Whether `path` names standard input: `-`, `/dev/stdin`, `/dev/fd/0` or `/proc/self/fd/0`.
+    static func namesStandardInput(_ path: String) -> Bool {
+        ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"].contains(path)
+    }
+
+    /// Refuses a command's inputs when more than one names standard input: it can be read once,
+    /// and a second read would see nothing (an empty sample, or a misleading parse error).
+    ///
+    /// - Throws: ``CLIError`` with exit 64 naming both.
+    static func checkStandardInputReadOnce(_ inputs: [String]) throws {
+        let named = inputs.filter(namesStandardInput)
+        guard named.count > 1 else { return }
+        throw CLIError.usage(
+            "standard input is given twice (\(named[0]) and \(named[1])): it can be read only once; save it to a file")
+    }
+
     /// A descriptor open for reading `path` (standard input for `-`), named `name` in errors.
     ///
     /// - Throws: ``CLIError`` 66 when the file is missing or cannot be opened.

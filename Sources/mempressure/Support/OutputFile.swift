@@ -48,10 +48,12 @@ enum OutputFile {
     /// ``validate(_:option:)``), none is the same file as one of `inputs` (same device and inode,
     /// so a symbolic or hard link to an input is caught too: writing it would replace what is
     /// being read), and no two outputs are the same file. `-`, a path that does not exist yet and
-    /// a stream (`/dev/null`, a FIFO) are never the same file as an input.
+    /// a stream (`/dev/null`, a FIFO) are never the same file as an input. Standard input may be
+    /// one input only (``InputFile/checkStandardInputReadOnce(_:)``).
     ///
     /// - Throws: ``CLIError`` with exit 64 naming both paths, or exit 74.
     static func validate(_ outputs: [(path: String?, option: String)], inputs: [String]) throws {
+        try InputFile.checkStandardInputReadOnce(inputs)
         var seen: [(path: String, option: String, key: String)] = []
         for (path, option) in outputs {
             guard let path else { continue }
