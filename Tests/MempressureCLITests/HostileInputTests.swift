@@ -540,6 +540,11 @@ struct HostileInputTests {
             try run(["compare", "--trace", "-", "/dev/stdin", "--policies", "ios4"], input: trace), 64,
             "standard input is given twice (- and /dev/stdin)")
         expectRefused(try run(["merge", "-", "/dev/fd/0"]), 64, "it can be read only once")
+        // The same file twice would count one day as two people's.
+        let path = "Examples/traces/13-pressure-episode.jsonl"
+        expectRefused(
+            try run(["compare", "--trace", path, "./" + path, "--policies", "ios4"]), 64,
+            "--trace names the same file twice")
         let once = try run(["compare", "--trace", "-", "--policies", "ios4"], input: trace)
         #expect(once.status == 0 && once.standardOutput.contains("1 sample"), "\(once.standardError)")
     }
