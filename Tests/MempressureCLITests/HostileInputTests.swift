@@ -528,7 +528,7 @@ struct HostileInputTests {
             try run(["simulate", "--hours", "1", "--trace-out", "/dev/fd/9"]), 74, "names descriptor 9, which is not open")
     }
 
-    @Test("standard input named twice among a command's inputs is refused: the second read would be empty")
+    @Test("standard input, or one sample file, named twice among a command's inputs is refused")
     func standardInputOnce() throws {
         let trace = try String(
             contentsOfFile: PackagePaths.path("Examples/traces/13-pressure-episode.jsonl"), encoding: .utf8)
@@ -545,6 +545,11 @@ struct HostileInputTests {
         expectRefused(
             try run(["compare", "--trace", path, "./" + path, "--policies", "ios4"]), 64,
             "--trace names the same file twice")
+        expectRefused(
+            try run([
+                "sweep", "--usage-log", "Examples/usage", "Examples/usage/sample.csv", "--param", "memory=1GiB",
+                "--policies", "ios4",
+            ]), 64, "--usage-log names the same file twice")
         let once = try run(["compare", "--trace", "-", "--policies", "ios4"], input: trace)
         #expect(once.status == 0 && once.standardOutput.contains("1 sample"), "\(once.standardError)")
     }

@@ -185,21 +185,6 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
-    /// Refuses a trace file given twice (by path, or through a link to the same file): each file is
-    /// one sample, and a copy would count one person's day twice in every interval.
-    private static func checkDistinct(_ traces: [String]) throws {
-        var seen: [(path: String, identity: OutputFile.FileIdentity?)] = []
-        for path in traces {
-            let identity = OutputFile.FileIdentity(path)
-            if let other = seen.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
-                throw CLIError.usage(
-                    "--trace names the same file twice (\(InputFile.displayName(other.path)) and "
-                        + "\(InputFile.displayName(path))): each file is one sample")
-            }
-            seen.append((path, identity))
-        }
-    }
-
     /// The policy names or files given (empty for every shipped policy).
     private var policyNames: [String] {
         policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
@@ -252,7 +237,7 @@ struct CompareCommand: AsyncParsableCommand {
                             + "replay: left out of the recall\n")
                 }
             } else if !trace.isEmpty {
-                try Self.checkDistinct(trace)
+                try InputFile.checkDistinct(trace, option: "--trace", because: "each file is one sample")
                 // Each file is read again by each policy's run, line by line, rather than kept.
                 let inputs = try trace.map(TraceFile.open)
                 do {

@@ -287,6 +287,7 @@ struct SweepCommand: AsyncParsableCommand {
             }
             files += found.sorted()
         }
+        try InputFile.checkDistinct(files, option: "--usage-log", because: "each file's users are samples once")
         return files
     }
 

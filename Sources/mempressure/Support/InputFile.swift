@@ -30,6 +30,27 @@ enum InputFile {
             "standard input is given twice (\(named[0]) and \(named[1])): it can be read only once; save it to a file")
     }
 
+    /// Refuses `paths` when two name the same file (the same path, or links to the same file): a
+    /// file whose samples counted twice would count each person twice in every interval.
+    ///
+    /// - Parameters:
+    ///   - paths: the files, as given (or found in a directory).
+    ///   - option: the option that gave them, for the message.
+    ///   - reason: why a file may be given once, for the message.
+    /// - Throws: ``CLIError`` with exit 64 naming both.
+    static func checkDistinct(_ paths: [String], option: String, because reason: String) throws {
+        var seen: [(path: String, identity: OutputFile.FileIdentity?)] = []
+        for path in paths {
+            let identity = OutputFile.FileIdentity(path)
+            if let other = seen.first(where: { $0.path == path || (identity != nil && $0.identity == identity) }) {
+                throw CLIError.usage(
+                    "\(option) names the same file twice (\(displayName(other.path)) and \(displayName(path))): "
+                        + reason)
+            }
+            seen.append((path, identity))
+        }
+    }
+
     /// A descriptor open for reading `path` (standard input for `-`), named `name` in errors.
     ///
     /// - Throws: ``CLIError`` 66 when the file is missing or cannot be opened.
