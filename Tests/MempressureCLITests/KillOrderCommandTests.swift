@@ -395,6 +395,16 @@ struct PolicyCommandTests {
         #expect(golden == nil, "\(golden ?? "")")
     }
 
+    @Test("policy show of an oracle says, first, that its YAML does not load back; a shipped policy's has no such line")
+    func showOracle() throws {
+        let oracle = try runMempressure(["policy", "show", "oracle@jetsam"])
+        #expect(oracle.status == 0, "\(oracle.standardError)")
+        #expect(oracle.standardOutput.hasPrefix("# oracle@jetsam orders its bands by what the trace does next"))
+        #expect(oracle.standardOutput.contains("\nname: \"oracle@jetsam\"\n"))
+        let jetsam = try runMempressure(["policy", "show", "jetsam"])
+        #expect(jetsam.status == 0 && jetsam.standardOutput.hasPrefix("name: "))
+    }
+
     @Test("policy show of an unknown name exits 66")
     func showUnknown() throws {
         #expect(try runMempressure(["policy", "show", "nonesuch"]).status == 66)

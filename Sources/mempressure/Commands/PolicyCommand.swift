@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MemoryPressure
 import MemoryPressureFormats
+import MemoryPressureSimulation
 
 /// `mempressure policy`: list, show and validate policies.
 struct PolicyCommand: ParsableCommand {
@@ -31,14 +32,24 @@ struct PolicyCommand: ParsableCommand {
     /// `policy show`.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a policy fully resolved (every default filled in), as YAML that loads back.")
+            abstract: "Print a policy fully resolved (every default filled in), as YAML that loads back.",
+            discussion: """
+                The clairvoyant references (oracle, oracle-prewarm, oracle@P) are shown too: their \
+                lifecycle, under a comment saying that their bands' order (by what the trace does \
+                next) is set in code, so that YAML does not load back.
+                """)
 
-        @Argument(help: "A shipped policy's name or a policy file.")
+        @Argument(help: "A shipped policy's name, a reference such as oracle@jetsam, or a policy file.")
         var policy: String
 
         func run() throws {
             try reportingErrors {
-                try StandardOutput.write(PolicyYAML.render(try PolicyOption.load(policy)))
+                let loaded = try PolicyOption.load(policy)
+                let note =
+                    Oracle.isClairvoyant(loaded)
+                    ? "# \(loaded.name) orders its bands by what the trace does next (externalScore, set in code): "
+                        + "this is its lifecycle; it does not load back as a policy file.\n" : ""
+                try StandardOutput.write(note + PolicyYAML.render(loaded))
             }
         }
     }
