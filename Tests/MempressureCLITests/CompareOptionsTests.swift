@@ -208,6 +208,16 @@ struct CompareOptionsTests {
         #expect(a.map { NSDictionary(dictionary: $0) } == b.map { NSDictionary(dictionary: $0) })
     }
 
+    @Test("profile of a workload without a user model does not set it beside the phone studies")
+    func profileWithoutUser() throws {
+        let server = try runMempressure(["profile", "--workload", "server", "--seeds", "2", "--hours", "1", "--apps", "20"])
+        #expect(server.status == 0, "\(server.standardError)")
+        #expect(server.standardOutput.contains("it has no user model"))
+        #expect(!server.standardOutput.contains("App Annie") && !server.standardOutput.contains("Böhmer"))
+        let phone = try runMempressure(["profile", "--seeds", "2"])
+        #expect(phone.standardOutput.contains("about 9 (App Annie 2017)") && !phone.standardOutput.contains("no user model"))
+    }
+
     @Test("profile --usage-log measures the log's user-days exactly as the built-in user's, side by side")
     func profileUsageLog() throws {
         let table = try runMempressure(["profile", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--seeds", "10"])

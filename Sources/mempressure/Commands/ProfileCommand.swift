@@ -128,13 +128,21 @@ struct ProfileCommand: ParsableCommand {
                 if let user = generator.user(seed: seed) { installed.append(Double(user.installed.count)) }
                 profiles.append(UsageProfile(generator.trace(seed: seed)))
             }
-            let figures = Self.figures(profiles, days: Array(repeating: days, count: profiles.count), installed: installed)
+            var figures = Self.figures(profiles, days: Array(repeating: days, count: profiles.count), installed: installed)
+            if resolved.user == nil {
+                // The published figures describe people using phones: not a workload without a user model.
+                for index in figures.indices { figures[index].published = "—" }
+            }
             let logFigures = logSamples.map(Self.figures(of:))
             let logName = workload.usageLog.map(InputFile.displayName) ?? ""
             switch format {
             case .table:
                 var out = "workload \(resolved.name): \(seeds) seed\(seeds == 1 ? "" : "s"), "
                 out += "\(ComparisonReport.format(resolved.hours)) hours each\n"
+                if resolved.user == nil {
+                    out += "it has no user model (its samples are not people using a phone), so the published figures, "
+                        + "which describe such people, are not shown\n"
+                }
                 var rows: [[String]]
                 if let logFigures, let logSamples {
                     let unit = workload.sample == .day ? "user-day" : "user"
@@ -150,7 +158,7 @@ struct ProfileCommand: ParsableCommand {
                     }
                     try StandardOutput.write(out + "\n" + TextTable.render(rows, rightAligned: [1, 2, 3]))
                 } else {
-                    rows = [["PER USER-DAY", "MEAN [95 % INTERVAL]", "RANGE OVER SEEDS", "PUBLISHED"]]
+                    rows = [[resolved.user == nil ? "PER DAY" : "PER USER-DAY", "MEAN [95 % INTERVAL]", "RANGE OVER SEEDS", "PUBLISHED"]]
                     for figure in figures {
                         rows.append([figure.name, Self.interval(figure.values), Self.range(figure.values), figure.published])
                     }
