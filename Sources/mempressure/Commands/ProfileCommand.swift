@@ -158,7 +158,8 @@ struct ProfileCommand: ParsableCommand {
                     }
                     try StandardOutput.write(out + "\n" + TextTable.render(rows, rightAligned: [1, 2, 3]))
                 } else {
-                    rows = [[resolved.user == nil ? "PER DAY" : "PER USER-DAY", "MEAN [95 % INTERVAL]", "RANGE OVER SEEDS", "PUBLISHED"]]
+                    let unit = resolved.user == nil ? "PER DAY" : "PER USER-DAY"
+                    rows = [[unit, "MEAN [95 % INTERVAL]", "RANGE OVER SEEDS", "PUBLISHED"]]
                     for figure in figures {
                         rows.append([figure.name, Self.interval(figure.values), Self.range(figure.values), figure.published])
                     }
