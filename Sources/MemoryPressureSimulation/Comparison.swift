@@ -340,11 +340,20 @@ extension Comparison {
     /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
     public func gapToOracleClosedIntervals(baseline: Int) -> [ClosedRange<Double>?]? {
         guard let oracle = gapReference, gapToOracleClosed(baseline: baseline) != nil else { return nil }
-        let reference = values(of: .launchWait, policy: baseline)
-        let gaps = zip(reference, values(of: .launchWait, policy: oracle)).map { $0 - $1 }
-        return policies.indices.map { index in
+        return Self.intervalsOfShares(
+            launchWaits: policies.indices.map { values(of: .launchWait, policy: $0) }, baseline: baseline, oracle: oracle)
+    }
+
+    /// The 95 % interval of each policy's share of the gap, from each policy's launch wait per
+    /// sample (`launchWaits[policy][sample]`): compare's and sweep's computation.
+    ///
+    /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
+    static func intervalsOfShares(launchWaits: [[Double]], baseline: Int, oracle: Int) -> [ClosedRange<Double>?] {
+        let reference = launchWaits[baseline]
+        let gaps = zip(reference, launchWaits[oracle]).map { $0 - $1 }
+        return launchWaits.indices.map { index in
             guard index != baseline && index != oracle else { return nil }
-            let closed = zip(reference, values(of: .launchWait, policy: index)).map { $0 - $1 }
+            let closed = zip(reference, launchWaits[index]).map { $0 - $1 }
             return Statistics.bootstrapRatioInterval(closed, gaps)
         }
     }

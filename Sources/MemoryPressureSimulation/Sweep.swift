@@ -529,6 +529,20 @@ public struct SweepCell: Sendable {
         return Comparison.sharesOfGap(means: launchWaitMeans, baseline: baseline, oracle: oracle)
     }
 
+    /// The 95 % interval of each share ``gapToOracleClosed`` gives, as
+    /// ``Comparison/gapToOracleClosedIntervals(baseline:)`` computes it: `nil` for the baseline and
+    /// the oracle, and for all without a share.
+    ///
+    /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
+    public var gapToOracleClosedIntervals: [ClosedRange<Double>?]? {
+        guard let oracle = Comparison.gapReference(among: definition.policies), gapToOracleClosed != nil,
+            let metric = metricIndex("launchWait")
+        else { return nil }
+        return Comparison.intervalsOfShares(
+            launchWaits: definition.policies.indices.map { values(ofMetric: metric, policy: $0) }, baseline: baseline,
+            oracle: oracle)
+    }
+
     /// The paired differences `policy − baseline` of the metric, Holm-adjusted over the policies,
     /// as ``Comparison/pairedDifferences(of:baseline:)`` computes them.
     ///

@@ -113,6 +113,32 @@ struct SweepCommandTests {
         }
     }
 
+    @Test("with an oracle among the policies, the table shows each cell's share of the gap, and the JSON its interval")
+    func gapClosed() throws {
+        let arguments = [
+            "sweep", "--param", "memory=512MiB,1GiB", "--seeds", "20", "--policies", "jetsam,predictive,oracle@predictive",
+            "--baseline", "jetsam",
+        ]
+        let table = try runMempressure(arguments)
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(table.standardOutput.contains("GAP CLOSED (%)"))
+        #expect(table.standardOutput.contains("gap from its baseline to oracle@predictive"))
+        let rows = table.standardOutput.split(separator: "\n").filter { $0.hasPrefix("512MiB") }
+        #expect(rows.count == 3 && rows[0].hasSuffix(" 0") && rows[2].hasSuffix(" 100"), "\(rows)")
+        #expect(rows[1].contains(/predictive .* -?[0-9.]+ \[-?[0-9.]+, -?[0-9.]+\]$/), "\(rows[1])")
+        let json = try runMempressure(arguments + ["--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let cells = try #require(document["cells"] as? [[String: Any]])
+        let policies = try #require(cells[0]["policies"] as? [[String: Any]])
+        let share = try #require(policies[1]["gapToOracleClosed"] as? Double)
+        let interval = try #require(policies[1]["gapToOracleClosedInterval"] as? [Double])
+        #expect(interval.count == 2 && interval[0] <= share && share <= interval[1], "\(interval) around \(share)")
+        #expect(policies[0]["gapToOracleClosedInterval"] == nil && policies[2]["gapToOracleClosedInterval"] == nil)
+        // Without an oracle there is no such column.
+        let plain = try runMempressure(["sweep", "--param", "memory=512MiB", "--seeds", "5", "--policies", "jetsam,lru"])
+        #expect(plain.status == 0 && !plain.standardOutput.contains("GAP CLOSED"))
+    }
+
     @Test("a part goes to standard output without --output, so sweep and merge compose in a shell")
     func partsComposeInAShell() throws {
         let directory = try Self.directory("shell")

@@ -44,10 +44,14 @@ struct SweepReport {
             let differences = metrics.indices.map(cell.pairedDifferences(ofMetric:))
             let bests = metrics.indices.map(cell.best(ofMetric:))
             let gaps = cell.gapToOracleClosed
+            let gapIntervals = cell.gapToOracleClosedIntervals
             var policies: [String] = []
             for (policy, name) in definition.policies.enumerated() {
                 var entry = "{\"name\":\(Event.json(name)),"
                 if let gaps { entry += "\"gapToOracleClosed\":\(number(gaps[policy]))," }
+                if let interval = gapIntervals?[policy] {
+                    entry += "\"gapToOracleClosedInterval\":[\(number(interval.lowerBound)),\(number(interval.upperBound))],"
+                }
                 entry += "\"metrics\":{"
                 entry += metrics.indices.map { position in
                     let interval = intervals[position][policy]
@@ -92,12 +96,18 @@ struct SweepReport {
         out += " × \(definition.policies.count) polic\(definition.policies.count == 1 ? "y" : "ies")"
         out += " × \(count) sample\(count == 1 ? "" : "s"); fingerprint \(definition.fingerprint)\n"
         out += "each cell: the mean per sample [95 % interval]; Δ launch wait: policy − the cell's baseline "
-        out += "(paired, Holm-adjusted)\n\n"
+        out += "(paired, Holm-adjusted)\n"
+        let reference = Comparison.gapReference(among: definition.policies)
+        if let reference {
+            out += "gap closed: the share of the cell's launch-wait gap from its baseline to "
+            out += "\(definition.policies[reference]) that the policy closes [95 % paired-bootstrap interval]; — without a gap\n"
+        }
+        out += "\n"
         let keys = Self.tableKeys.filter { definition.metrics.contains($0) }
         let metricNames = keys.compactMap { MetricDefinition.named($0)?.name.trimmingCharacters(in: .whitespaces) }
         var rows = [
             definition.parameters.map { $0.name.uppercased() } + ["POLICY"] + metricNames.map { $0.uppercased() }
-                + ["Δ LAUNCH WAIT (S)", "VERDICT"]
+                + ["Δ LAUNCH WAIT (S)", "VERDICT"] + (reference == nil ? [] : ["GAP CLOSED (%)"])
         ]
         let launchWait = MetricDefinition.launchWait
         for index in 0..<definition.cellCount {
@@ -105,6 +115,8 @@ struct SweepReport {
             let values = definition.values(ofCell: index)
             let intervals = keys.map { cell.intervals(ofMetric: cell.metricIndex($0)!) }
             let differences = cell.metricIndex("launchWait").map(cell.pairedDifferences(ofMetric:))
+            let gaps = reference == nil ? nil : cell.gapToOracleClosed
+            let gapIntervals = gaps == nil ? nil : cell.gapToOracleClosedIntervals
             for (policy, name) in definition.policies.enumerated() {
                 var row = values + [name]
                 for interval in intervals.map({ $0[policy] }) {
@@ -121,6 +133,14 @@ struct SweepReport {
                     row.append(ComparisonReport.verdict(difference, for: launchWait))
                 } else {
                     row += ["baseline", ""]
+                }
+                if reference != nil {
+                    var share = gaps.map { ComparisonReport.format($0[policy] * 100) } ?? "—"
+                    if let interval = gapIntervals?[policy] {
+                        share += " [\(ComparisonReport.format(interval.lowerBound * 100)), "
+                            + "\(ComparisonReport.format(interval.upperBound * 100))]"
+                    }
+                    row.append(share)
                 }
                 rows.append(row)
             }
