@@ -134,6 +134,8 @@ struct SweepCommandTests {
         let interval = try #require(policies[1]["gapToOracleClosedInterval"] as? [Double])
         #expect(interval.count == 2 && interval[0] <= share && share <= interval[1], "\(interval) around \(share)")
         #expect(policies[0]["gapToOracleClosedInterval"] == nil && policies[2]["gapToOracleClosedInterval"] == nil)
+        let csv = try runMempressure(arguments + ["--format", "csv"])
+        #expect(csv.standardOutput.contains("\n512MiB,predictive,launchWait,gapToOracleClosedLow,,"), "\(csv.standardOutput.prefix(300))")
         // Without an oracle there is no such column.
         let plain = try runMempressure(["sweep", "--param", "memory=512MiB", "--seeds", "5", "--policies", "jetsam,lru"])
         #expect(plain.status == 0 && !plain.standardOutput.contains("GAP CLOSED"))

@@ -237,15 +237,8 @@ struct ComparisonReport {
             }
         }
         if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
-            let intervals = comparison.gapToOracleClosedIntervals(baseline: baseline)
-            for (index, name) in comparison.policies.enumerated() {
-                let policy = KillOrderReport.csvField(name)
-                out += "\(policy),launchWait,gapToOracleClosed,,\(Self.number(gaps[index]))\n"
-                if let interval = intervals?[index] {
-                    out += "\(policy),launchWait,gapToOracleClosedLow,,\(Self.number(interval.lowerBound))\n"
-                    out += "\(policy),launchWait,gapToOracleClosedHigh,,\(Self.number(interval.upperBound))\n"
-                }
-            }
+            out += Self.csvGapRows(
+                lead: "", policies: comparison.policies, gaps, comparison.gapToOracleClosedIntervals(baseline: baseline))
         }
         for metric in metrics {
             let intervals = comparison.intervals(of: metric)
@@ -253,6 +246,24 @@ struct ComparisonReport {
             for (index, name) in comparison.policies.enumerated() {
                 let policy = KillOrderReport.csvField(name)
                 out += Self.csvRows(lead: "\(policy),\(metric.key)", intervals[index], differences[index])
+            }
+        }
+        return out
+    }
+
+    /// The CSV rows of the share of the gap each policy closes, and its interval, in compare's and
+    /// sweep's CSV: `lead` (the columns before the policy, if any), then `policy,launchWait,
+    /// gapToOracleClosed,,share` and, where there is an interval, its low and high ends.
+    static func csvGapRows(lead: String, policies: [String], _ gaps: [Double], _ intervals: [ClosedRange<Double>?]?)
+        -> String
+    {
+        var out = ""
+        for (index, name) in policies.enumerated() {
+            let policy = lead + KillOrderReport.csvField(name)
+            out += "\(policy),launchWait,gapToOracleClosed,,\(number(gaps[index]))\n"
+            if let interval = intervals?[index] {
+                out += "\(policy),launchWait,gapToOracleClosedLow,,\(number(interval.lowerBound))\n"
+                out += "\(policy),launchWait,gapToOracleClosedHigh,,\(number(interval.upperBound))\n"
             }
         }
         return out

@@ -172,6 +172,10 @@ struct SweepReport {
                     }
                 }
             }
+            if let gaps = cell.gapToOracleClosed {
+                out += ComparisonReport.csvGapRows(
+                    lead: lead, policies: definition.policies, gaps, cell.gapToOracleClosedIntervals)
+            }
             for (position, metric) in metrics.enumerated() {
                 let intervals = cell.intervals(ofMetric: position)
                 let differences = cell.pairedDifferences(ofMetric: position)
