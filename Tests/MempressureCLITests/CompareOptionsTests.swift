@@ -19,6 +19,7 @@ struct CompareOptionsTests {
             (["compare", "--warm-up", "24", "--hours", "24"], "--warm-up (24.0 h) must be shorter than --hours"),
             (["compare", "--warm-up", "30", "--seeds", "2"], "must be shorter than the workload's 24.0 h"),
             (["compare", "--warm-up", "1", "--trace", "a.jsonl"], "--warm-up works with generated seeds and --usage-log"),
+            (["compare", "--warm-up", "24", "--usage-log", "b.csv"], "must be shorter than a day, the length of a usage log's samples"),
             // Options that would be ignored are refused: a trace or a device log replays whole, a
             // usage log's apps are its own.
             (["compare", "--hours", "1", "--trace", "a.jsonl"], "--trace and --event-log replay their files whole"),

@@ -145,6 +145,11 @@ struct CompareCommand: AsyncParsableCommand {
         if let hours = workload.shape.hours, warmUp > 0 && warmUp >= hours {
             throw ValidationError("--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
         }
+        if workload.usageLog != nil && workload.sample == .day && warmUp >= 24 {
+            throw ValidationError(
+                "--warm-up (\(warmUp) h) must be shorter than a day, the length of a usage log's samples with "
+                    + "--sample day: nothing would be counted (--sample user replays each user's whole log)")
+        }
         if let maxSeeds, maxSeeds < 30 || maxSeeds > 10_000 {
             throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)")
         }
