@@ -69,6 +69,10 @@ def main() -> None:
         if day > 1:
             command += ["--warm-up", str(24 * (day - 1))]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0 and args.usage_log and "ends within it" in result.stderr:
+            # No user of the log has a day d: the curve ends at the log's longest history.
+            print(f"\n(day {day}: no user of the log reaches it; the curve ends at day {day - 1})")
+            break
         if result.returncode != 0:
             sys.exit(f"learning-curve: {' '.join(command)} failed: {result.stderr.strip()}")
         document = json.loads(result.stdout)

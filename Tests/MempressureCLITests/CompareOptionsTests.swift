@@ -273,6 +273,21 @@ struct CompareOptionsTests {
         let refused = try runMempressure(
             ["compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--hours", "24", "--warm-up", "24"])
         #expect(refused.status == 64 && refused.standardError.contains("must be shorter than --hours"))
+        // User 0's log ends 40.7 h after its first row, user 1's 47.5 h: after a 44 h warm-up only
+        // user 1 has anything to count, so user 0 is left out rather than counted as zeros.
+        let late = try runMempressure([
+            "compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--hours", "72",
+            "--warm-up", "44", "--policies", "ios4", "--format", "json",
+        ])
+        #expect(late.status == 0, "\(late.standardError)")
+        #expect(late.standardError.contains("1 of 2 samples end within the 44 h warm-up and are left out"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(late.standardOutput.utf8)) as? [String: Any])
+        #expect(document["samples"] as? [String] == ["1"])
+        let none = try runMempressure([
+            "compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--hours", "72",
+            "--warm-up", "48", "--policies", "ios4",
+        ])
+        #expect(none.status == 64 && none.standardError.contains("every sample of Examples/usage/lsapp-layout.tsv ends within it"))
     }
 
     @Test("a UsageStats export (milliseconds, no user column) is one device's days")

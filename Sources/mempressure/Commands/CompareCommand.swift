@@ -190,6 +190,28 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
+    /// The samples of a usage log that act after `warmUp` hours: one whose last action falls within
+    /// the warm-up would count nothing, and its zeros would pull every mean down (a user whose log
+    /// is shorter than the days a learning curve has reached). They are left out, and how many is
+    /// said on standard error; if none is left, the run is refused.
+    static func countable(_ users: [UsageLogImport.UserTrace], warmUp: Double, log: String) throws
+        -> [UsageLogImport.UserTrace]
+    {
+        let kept = users.filter { ($0.trace.entries.last?.time ?? 0) >= warmUp * 3600 }
+        let dropped = users.count - kept.count
+        guard !kept.isEmpty else {
+            throw CLIError.usage(
+                "--warm-up (\(warmUp) h): every sample of \(InputFile.displayName(log)) ends within it: nothing would be "
+                    + "counted")
+        }
+        if dropped > 0 {
+            StandardError.write(
+                "mempressure: \(InputFile.displayName(log)): \(dropped) of \(users.count) samples end within the "
+                    + "\(Event.number(warmUp)) h warm-up and are left out (they would count nothing)\n")
+        }
+        return kept
+    }
+
     /// The policy names or files given (empty for every shipped policy).
     private var policyNames: [String] {
         policies.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
@@ -253,7 +275,8 @@ struct CompareCommand: AsyncParsableCommand {
                 } catch let error as InputError {
                     throw CLIError.malformed(error.description)
                 }
-            } else if let users = try workload.importedTraces(workload: resolved) {
+            } else if var users = try workload.importedTraces(workload: resolved) {
+                if warmUp > 0 { users = try Self.countable(users, warmUp: warmUp, log: workload.usageLog ?? "") }
                 comparison = try await Comparison.run(
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.label),
                     launchCost: resolved.launchCost, warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
