@@ -190,10 +190,12 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
-    /// The samples of a usage log that act after `warmUp` hours: one whose last action falls within
-    /// the warm-up would count nothing, and its zeros would pull every mean down (a user whose log
-    /// is shorter than the days a learning curve has reached). They are left out, and how many is
-    /// said on standard error; if none is left, the run is refused.
+    /// The samples of a usage log, one per user (`--sample user`), that act after `warmUp` hours:
+    /// the log of one whose last action falls within the warm-up has ended, so it would count
+    /// nothing, and its zeros would pull every mean down (a user whose log is shorter than the days
+    /// a learning curve has reached). They are left out, and how many is said on standard error;
+    /// if none is left, the run is refused. (A day's sample is a whole day, as a generated user's:
+    /// a quiet evening after the warm-up is a real zero, kept.)
     static func countable(_ users: [UsageLogImport.UserTrace], warmUp: Double, log: String) throws
         -> [UsageLogImport.UserTrace]
     {
@@ -276,7 +278,9 @@ struct CompareCommand: AsyncParsableCommand {
                     throw CLIError.malformed(error.description)
                 }
             } else if var users = try workload.importedTraces(workload: resolved) {
-                if warmUp > 0 { users = try Self.countable(users, warmUp: warmUp, log: workload.usageLog ?? "") }
+                if warmUp > 0 && workload.sample == .user {
+                    users = try Self.countable(users, warmUp: warmUp, log: workload.usageLog ?? "")
+                }
                 comparison = try await Comparison.run(
                     traces: users.map(\.trace), name: "usage log", policies: chosen, samples: users.map(\.label),
                     launchCost: resolved.launchCost, warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
