@@ -340,8 +340,8 @@ extension Comparison {
     /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
     public func gapToOracleClosedIntervals(baseline: Int) -> [ClosedRange<Double>?]? {
         guard let oracle = gapReference, gapToOracleClosed(baseline: baseline) != nil else { return nil }
-        return Self.intervalsOfShares(
-            launchWaits: policies.indices.map { values(of: .launchWait, policy: $0) }, baseline: baseline, oracle: oracle)
+        let launchWaits = policies.indices.map { values(of: .launchWait, policy: $0) }
+        return Self.intervalsOfShares(launchWaits: launchWaits, baseline: baseline, oracle: oracle)
     }
 
     /// The 95 % interval of each policy's share of the gap, from each policy's launch wait per

@@ -18,41 +18,89 @@ struct CompareOptionsTests {
             (["compare", "--warm-up", "-1"], "--warm-up must be 0...8760 hours"),
             (["compare", "--warm-up", "24", "--hours", "24"], "--warm-up (24.0 h) must be shorter than --hours"),
             (["compare", "--warm-up", "30", "--seeds", "2"], "must be shorter than the workload's 24.0 h"),
-            (["compare", "--warm-up", "1", "--trace", "a.jsonl"], "--warm-up works with generated seeds and --usage-log"),
-            (["compare", "--warm-up", "24", "--usage-log", "b.csv"], "must be shorter than a day, the length of a usage log's samples"),
+            (
+                ["compare", "--warm-up", "1", "--trace", "a.jsonl"],
+                "--warm-up works with generated seeds and --usage-log"
+            ),
+            (
+                ["compare", "--warm-up", "24", "--usage-log", "b.csv"],
+                "must be shorter than a day, the length of a usage log's samples"
+            ),
             // Options that would be ignored are refused: a trace or a device log replays whole, a
             // usage log's apps are its own.
             (["compare", "--hours", "1", "--trace", "a.jsonl"], "--trace and --event-log replay their files whole"),
             (["compare", "--apps", "5", "--event-log", "a.log"], "--trace and --event-log replay their files whole"),
-            (["compare", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
-            (["simulate", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
-            (["profile", "--apps", "5", "--usage-log", "b.csv"], "--apps sets the app catalogue of a generated workload"),
-            (["sweep", "--apps", "5", "--usage-log", "b.csv", "--param", "memory=1GiB"], "--apps sets the app catalogue"),
-            (["compare", "--policies", "informed", "--usage-log", "Examples/usage/sample.csv"], "informed knows a generated user"),
-            (["compare", "--policies", "informed", "--workload", "server", "--seeds", "1", "--hours", "1", "--apps", "10"], "needs a workload with a user model"),
+            (
+                ["compare", "--apps", "5", "--usage-log", "b.csv"],
+                "--apps sets the app catalogue of a generated workload"
+            ),
+            (
+                ["simulate", "--apps", "5", "--usage-log", "b.csv"],
+                "--apps sets the app catalogue of a generated workload"
+            ),
+            (
+                ["profile", "--apps", "5", "--usage-log", "b.csv"],
+                "--apps sets the app catalogue of a generated workload"
+            ),
+            (
+                ["sweep", "--apps", "5", "--usage-log", "b.csv", "--param", "memory=1GiB"],
+                "--apps sets the app catalogue"
+            ),
+            (
+                ["compare", "--policies", "informed", "--usage-log", "Examples/usage/sample.csv"],
+                "informed knows a generated user"
+            ),
+            (
+                [
+                    "compare", "--policies", "informed", "--workload", "server", "--seeds", "1", "--hours", "1",
+                    "--apps", "10",
+                ],
+                "needs a workload with a user model"
+            ),
             (["simulate", "--policy", "informed"], "informed is a reference of compare"),
             (["simulate", "--policy", "informed@predictive"], "informed is a reference of compare"),
-            (["compare", "--policies", "jetsam,informed@predictive", "--trace", "a.jsonl"], "informed knows a generated user"),
-            (["compare", "--policies", "jetsam,oracle@oracle", "--seeds", "2"], "oracle@oracle: oracle is a reference itself"),
+            (
+                ["compare", "--policies", "jetsam,informed@predictive", "--trace", "a.jsonl"],
+                "informed knows a generated user"
+            ),
+            (
+                ["compare", "--policies", "jetsam,oracle@oracle", "--seeds", "2"],
+                "oracle@oracle: oracle is a reference itself"
+            ),
             // Seed options where files give the samples, and the sequential rule's beside --seeds.
-            (["compare", "--trace", "a.jsonl", "--seeds", "5"], "--trace gives the samples and --seeds chooses generated seeds"),
-            (["compare", "--usage-log", "b.csv", "--first-seed", "5"], "--usage-log gives the samples and --first-seed"),
+            (
+                ["compare", "--trace", "a.jsonl", "--seeds", "5"],
+                "--trace gives the samples and --seeds chooses generated seeds"
+            ),
+            (
+                ["compare", "--usage-log", "b.csv", "--first-seed", "5"],
+                "--usage-log gives the samples and --first-seed"
+            ),
             (["compare", "--event-log", "a.log", "--resolve", "2"], "--event-log gives the samples and --resolve"),
             (["compare", "--trace", "a.jsonl", "--max-seeds", "100"], "--trace gives the samples and --max-seeds"),
             (["compare", "--seeds", "5", "--resolve", "2"], "--resolve steers the sequential choice of how many seeds"),
             (["compare", "--seeds", "5", "--max-seeds", "100"], "--max-seeds steers the sequential choice"),
             (["simulate", "--usage-log", "b.csv", "--seed", "3"], "--usage-log gives the samples and --seed chooses"),
-            (["sweep", "--usage-log", "b.csv", "--first-seed", "3", "--param", "memory=1GiB"], "--first-seed chooses generated seeds"),
+            (
+                ["sweep", "--usage-log", "b.csv", "--first-seed", "3", "--param", "memory=1GiB"],
+                "--first-seed chooses generated seeds"
+            ),
             (["compare", "--trace", "a.jsonl", "--max-actions", "10"], "--max-actions caps generated samples; --trace"),
             (["simulate", "--usage-log", "b.csv", "--max-actions", "10"], "--max-actions caps generated samples"),
             (["sweep", "--usage-log", "b.csv", "--max-actions", "10", "--param", "memory=1GiB"], "--max-actions caps"),
             (["compare", "--policies", ","], "--policies: expected policy names separated by commas"),
             (["compare", "--policies", ""], "--policies: expected policy names separated by commas"),
-            (["sweep", "--policies", ",", "--param", "memory=1GiB"], "--policies: expected policy names separated by commas"),
+            (
+                ["sweep", "--policies", ",", "--param", "memory=1GiB"],
+                "--policies: expected policy names separated by commas"
+            ),
             (["compare", "--sample", "user", "--seeds", "3"], "--sample says what one sample of a usage log is"),
             (["simulate", "--sample", "user"], "--sample says what one sample of a usage log is"),
             (["profile", "--sample", "user"], "--sample says what one sample of a usage log is"),
-            (["sweep", "--sample", "user", "--param", "memory=1GiB"], "--sample says what one sample of a usage log is"),
+            (
+                ["sweep", "--sample", "user", "--param", "memory=1GiB"],
+                "--sample says what one sample of a usage log is"
+            ),
             (["sweep", "--param", "memory=1GiB", "--metric", "kills"], "--metric shapes the --svg chart"),
             (["merge", "part.jsonl", "--x", "memory"], "--x shapes the --svg chart"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
@@ -211,7 +259,9 @@ struct CompareOptionsTests {
 
     @Test("profile of a workload without a user model does not set it beside the phone studies")
     func profileWithoutUser() throws {
-        let server = try runMempressure(["profile", "--workload", "server", "--seeds", "2", "--hours", "1", "--apps", "20"])
+        let server = try runMempressure([
+            "profile", "--workload", "server", "--seeds", "2", "--hours", "1", "--apps", "20",
+        ])
         #expect(server.status == 0, "\(server.standardError)")
         #expect(server.standardOutput.contains("it has no user model"))
         #expect(!server.standardOutput.contains("App Annie") && !server.standardOutput.contains("Böhmer"))
@@ -281,13 +331,15 @@ struct CompareOptionsTests {
         ])
         #expect(late.status == 0, "\(late.standardError)")
         #expect(late.standardError.contains("1 of 2 samples end within the 44 h warm-up and are left out"))
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(late.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(late.standardOutput.utf8)) as? [String: Any])
         #expect(document["samples"] as? [String] == ["1"])
         let none = try runMempressure([
             "compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--hours", "72",
             "--warm-up", "48", "--policies", "ios4",
         ])
-        #expect(none.status == 64 && none.standardError.contains("every sample of Examples/usage/lsapp-layout.tsv ends within it"))
+        #expect(none.status == 64)
+        #expect(none.standardError.contains("every sample of Examples/usage/lsapp-layout.tsv ends within it"))
     }
 
     @Test("a UsageStats export (milliseconds, no user column) is one device's days")

@@ -525,7 +525,8 @@ struct HostileInputTests {
         let both = try String(contentsOfFile: file, encoding: .utf8)
         #expect(both.hasPrefix("{\"t\":0,\"event\":\"device\"") && both.contains("workload phone"), "\(both)")
         expectRefused(
-            try run(["simulate", "--hours", "1", "--trace-out", "/dev/fd/9"]), 74, "names descriptor 9, which is not open")
+            try run(["simulate", "--hours", "1", "--trace-out", "/dev/fd/9"]), 74,
+            "names descriptor 9, which is not open")
     }
 
     @Test("standard input, or one sample file, named twice among a command's inputs is refused")

@@ -116,8 +116,8 @@ struct SweepCommandTests {
     @Test("with an oracle among the policies, the table shows each cell's share of the gap, and the JSON its interval")
     func gapClosed() throws {
         let arguments = [
-            "sweep", "--param", "memory=512MiB,1GiB", "--seeds", "20", "--policies", "jetsam,predictive,oracle@predictive",
-            "--baseline", "jetsam",
+            "sweep", "--param", "memory=512MiB,1GiB", "--seeds", "20", "--policies",
+            "jetsam,predictive,oracle@predictive", "--baseline", "jetsam",
         ]
         let table = try runMempressure(arguments)
         #expect(table.status == 0, "\(table.standardError)")
@@ -127,7 +127,8 @@ struct SweepCommandTests {
         #expect(rows.count == 3 && rows[0].hasSuffix(" 0") && rows[2].hasSuffix(" 100"), "\(rows)")
         #expect(rows[1].contains(/predictive .* -?[0-9.]+ \[-?[0-9.]+, -?[0-9.]+\]$/), "\(rows[1])")
         let json = try runMempressure(arguments + ["--format", "json"])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let cells = try #require(document["cells"] as? [[String: Any]])
         let policies = try #require(cells[0]["policies"] as? [[String: Any]])
         let share = try #require(policies[1]["gapToOracleClosed"] as? Double)
@@ -135,9 +136,13 @@ struct SweepCommandTests {
         #expect(interval.count == 2 && interval[0] <= share && share <= interval[1], "\(interval) around \(share)")
         #expect(policies[0]["gapToOracleClosedInterval"] == nil && policies[2]["gapToOracleClosedInterval"] == nil)
         let csv = try runMempressure(arguments + ["--format", "csv"])
-        #expect(csv.standardOutput.contains("\n512MiB,predictive,launchWait,gapToOracleClosedLow,,"), "\(csv.standardOutput.prefix(300))")
+        #expect(
+            csv.standardOutput.contains("\n512MiB,predictive,launchWait,gapToOracleClosedLow,,"),
+            "\(csv.standardOutput.prefix(300))")
         // Without an oracle there is no such column.
-        let plain = try runMempressure(["sweep", "--param", "memory=512MiB", "--seeds", "5", "--policies", "jetsam,lru"])
+        let plain = try runMempressure([
+            "sweep", "--param", "memory=512MiB", "--seeds", "5", "--policies", "jetsam,lru",
+        ])
         #expect(plain.status == 0 && !plain.standardOutput.contains("GAP CLOSED"))
     }
 

@@ -80,7 +80,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("The first seed: seeds run from it to it + N − 1 (0...2^63). (default: 1)", valueName: "s"))
+        help: ArgumentHelp(
+            "The first seed: seeds run from it to it + N − 1 (0...2^63). (default: 1)", valueName: "s"))
     var firstSeed: UInt64?
 
     @Option(
@@ -165,7 +166,7 @@ struct CompareCommand: AsyncParsableCommand {
         // sequential rule's where --seeds fixes their number: refused rather than ignored.
         let seedOptions = [("--seeds", seeds != nil), ("--first-seed", firstSeed != nil)]
         let sequentialOptions = [("--resolve", resolve != nil), ("--max-seeds", maxSeeds != nil)]
-        let source = !trace.isEmpty ? "--trace" : workload.usageLog != nil ? "--usage-log" : eventLog != nil ? "--event-log" : nil
+        let source = fileSource
         if let source, let given = (seedOptions + sequentialOptions).first(where: \.1)?.0 {
             throw ValidationError("\(source) gives the samples and \(given) chooses generated seeds: drop \(given)")
         }
@@ -190,21 +191,28 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
+    /// The option that gives the samples from files, if any: `--trace`, `--usage-log` or `--event-log`.
+    private var fileSource: String? {
+        if !trace.isEmpty { return "--trace" }
+        if workload.usageLog != nil { return "--usage-log" }
+        return eventLog != nil ? "--event-log" : nil
+    }
+
     /// The samples of a usage log, one per user (`--sample user`), that act after `warmUp` hours:
     /// the log of one whose last action falls within the warm-up has ended, so it would count
     /// nothing, and its zeros would pull every mean down (a user whose log is shorter than the days
     /// a learning curve has reached). They are left out, and how many is said on standard error;
     /// if none is left, the run is refused. (A day's sample is a whole day, as a generated user's:
     /// a quiet evening after the warm-up is a real zero, kept.)
-    static func countable(_ users: [UsageLogImport.UserTrace], warmUp: Double, log: String) throws
+    private static func countable(_ users: [UsageLogImport.UserTrace], warmUp: Double, log: String) throws
         -> [UsageLogImport.UserTrace]
     {
         let kept = users.filter { ($0.trace.entries.last?.time ?? 0) >= warmUp * 3600 }
         let dropped = users.count - kept.count
         guard !kept.isEmpty else {
             throw CLIError.usage(
-                "--warm-up (\(warmUp) h): every sample of \(InputFile.displayName(log)) ends within it: nothing would be "
-                    + "counted")
+                "--warm-up (\(warmUp) h): every sample of \(InputFile.displayName(log)) ends within it: "
+                    + "nothing would be counted")
         }
         if dropped > 0 {
             StandardError.write(
@@ -292,15 +300,17 @@ struct CompareCommand: AsyncParsableCommand {
                 }
                 if let seeds {
                     comparison = try await Comparison.run(
-                        workload: resolved, policies: chosen, seeds: (0..<UInt64(seeds)).map { (firstSeed ?? 1) + $0 },
+                        workload: resolved, policies: chosen,
+                        seeds: (0..<UInt64(seeds)).map { (firstSeed ?? 1) + $0 },
                         warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
                 } else {
                     let rule = SequentialSampling(
-                        resolve: resolve ?? SequentialSampling.standard.resolve, first: SequentialSampling.standard.first,
+                        resolve: resolve ?? SequentialSampling.standard.resolve,
+                        first: SequentialSampling.standard.first,
                         maximum: maxSeeds ?? SequentialSampling.standard.maximum)
                     (comparison, sampling) = try await Comparison.run(
-                        workload: resolved, policies: chosen, firstSeed: firstSeed ?? 1, sampling: rule, baseline: baseline,
-                        warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
+                        workload: resolved, policies: chosen, firstSeed: firstSeed ?? 1, sampling: rule,
+                        baseline: baseline, warmUp: warmUp * 3600, parallelism: parallelism, progress: report)
                 }
             }
             progress.finish()

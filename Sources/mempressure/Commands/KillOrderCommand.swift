@@ -84,7 +84,8 @@ struct KillOrderCommand: ParsableCommand {
             throw ValidationError("--input-format \(inputFormat.rawValue) reads a file, not --live")
         }
         if live && policies != nil {
-            throw ValidationError("--policies ranks a real report's victims under other policies, not --live: use --policy")
+            throw ValidationError(
+                "--policies ranks a real report's victims under other policies, not --live: use --policy")
         }
         if let policies {
             for name in Self.policyNames(policies) where !Policy.shippedNames.contains(name) && name != "all" {

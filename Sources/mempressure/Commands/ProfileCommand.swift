@@ -128,7 +128,8 @@ struct ProfileCommand: ParsableCommand {
                 if let user = generator.user(seed: seed) { installed.append(Double(user.installed.count)) }
                 profiles.append(UsageProfile(generator.trace(seed: seed)))
             }
-            var figures = Self.figures(profiles, days: Array(repeating: days, count: profiles.count), installed: installed)
+            var figures = Self.figures(
+                profiles, days: Array(repeating: days, count: profiles.count), installed: installed)
             if resolved.user == nil {
                 // The published figures describe people using phones: not a workload without a user model.
                 for index in figures.indices { figures[index].published = "—" }

@@ -142,7 +142,8 @@ struct SimulateCommand: ParsableCommand {
             progress.finish()
             if let eventsOut { try OutputFile.write(log, to: eventsOut, option: "--events-out") }
             let comparison = Comparison(
-                workload: workload.usageLog == nil ? resolved.name : "usage log", policies: [policy.name], samples: samples.map(\.label), runs: [runs],
+                workload: workload.usageLog == nil ? resolved.name : "usage log", policies: [policy.name],
+                samples: samples.map(\.label), runs: [runs],
                 device: trace.device, policyValues: [policy])
             let realMemoryReport = realMemory ? try runOnRealMemory(trace, policy: policy) : nil
             switch (format, realMemoryReport) {

@@ -120,9 +120,8 @@ struct SweepCommand: AsyncParsableCommand {
                 "--format applies to a whole sweep's report: a shard writes a part; give --format to merge")
         }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
-            throw ValidationError(
-                "--usage-log gives the samples and \(seeds != nil ? "--seeds" : "--first-seed") chooses generated seeds: "
-                    + "drop \(seeds != nil ? "--seeds" : "--first-seed")")
+            let given = seeds != nil ? "--seeds" : "--first-seed"
+            throw ValidationError("--usage-log gives the samples and \(given) chooses generated seeds: drop \(given)")
         }
         if !policies.isEmpty && policyNames.isEmpty {
             throw ValidationError("--policies: expected policy names separated by commas")

@@ -237,8 +237,8 @@ struct ComparisonReport {
             }
         }
         if let gaps = comparison.gapToOracleClosed(baseline: baseline) {
-            out += Self.csvGapRows(
-                lead: "", policies: comparison.policies, gaps, comparison.gapToOracleClosedIntervals(baseline: baseline))
+            let intervals = comparison.gapToOracleClosedIntervals(baseline: baseline)
+            out += Self.csvGapRows(lead: "", policies: comparison.policies, gaps, intervals)
         }
         for metric in metrics {
             let intervals = comparison.intervals(of: metric)

@@ -50,7 +50,8 @@ struct SweepReport {
                 var entry = "{\"name\":\(Event.json(name)),"
                 if let gaps { entry += "\"gapToOracleClosed\":\(number(gaps[policy]))," }
                 if let interval = gapIntervals?[policy] {
-                    entry += "\"gapToOracleClosedInterval\":[\(number(interval.lowerBound)),\(number(interval.upperBound))],"
+                    entry += "\"gapToOracleClosedInterval\":"
+                    entry += "[\(number(interval.lowerBound)),\(number(interval.upperBound))],"
                 }
                 entry += "\"metrics\":{"
                 entry += metrics.indices.map { position in
@@ -100,7 +101,8 @@ struct SweepReport {
         let reference = Comparison.gapReference(among: definition.policies)
         if let reference {
             out += "gap closed: the share of the cell's launch-wait gap from its baseline to "
-            out += "\(definition.policies[reference]) that the policy closes [95 % paired-bootstrap interval]; — without a gap\n"
+            out += "\(definition.policies[reference]) that the policy closes [95 % paired-bootstrap interval]; "
+            out += "— without a gap\n"
         }
         out += "\n"
         let keys = Self.tableKeys.filter { definition.metrics.contains($0) }
@@ -115,8 +117,8 @@ struct SweepReport {
             let values = definition.values(ofCell: index)
             let intervals = keys.map { cell.intervals(ofMetric: cell.metricIndex($0)!) }
             let differences = cell.metricIndex("launchWait").map(cell.pairedDifferences(ofMetric:))
-            let gaps = reference == nil ? nil : cell.gapToOracleClosed
-            let gapIntervals = gaps == nil ? nil : cell.gapToOracleClosedIntervals
+            let gaps = cell.gapToOracleClosed
+            let gapIntervals = cell.gapToOracleClosedIntervals
             for (policy, name) in definition.policies.enumerated() {
                 var row = values + [name]
                 for interval in intervals.map({ $0[policy] }) {

@@ -10,7 +10,8 @@ struct SweepChartOptions: ParsableArguments {
     @Option(
         name: .customLong("metric"),
         help: ArgumentHelp(
-            "The metric the chart draws (a JSON key such as launchWait, kills). (default: launchWait)", valueName: "key"))
+            "The metric the chart draws (a JSON key such as launchWait, kills). (default: launchWait)",
+            valueName: "key"))
     var metricKey: String?
 
     /// The metric the chart draws: `--metric`, or the launch wait.

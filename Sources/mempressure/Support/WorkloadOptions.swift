@@ -50,7 +50,8 @@ struct WorkloadShapeOptions: ParsableArguments {
         "--apps sets the app catalogue of a generated workload; a usage log's apps are the ones it names: drop --apps"
 
     /// The refusal of `--sample` without a usage log (the option would be ignored).
-    static let sampleWithoutUsageLog = "--sample says what one sample of a usage log is: give --usage-log or drop --sample"
+    static let sampleWithoutUsageLog =
+        "--sample says what one sample of a usage log is: give --usage-log or drop --sample"
 
     func validate() throws {
         if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
