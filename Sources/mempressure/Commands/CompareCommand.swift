@@ -168,7 +168,7 @@ struct CompareCommand: AsyncParsableCommand {
         let sequentialOptions = [("--resolve", resolve != nil), ("--max-seeds", maxSeeds != nil)]
         let source = fileSource
         if let source, let given = (seedOptions + sequentialOptions).first(where: \.1)?.0 {
-            throw ValidationError("\(source) gives the samples and \(given) chooses generated seeds: drop \(given)")
+            throw ValidationError(WorkloadShapeOptions.seedOptionWithFiles(source, given))
         }
         if let source, workload.shape.maxActionsGiven != nil {
             throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles(source))

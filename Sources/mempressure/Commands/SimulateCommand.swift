@@ -120,7 +120,8 @@ struct SimulateCommand: ParsableCommand {
                 }
             } else {
                 try workload.checkSize(of: resolved)
-                samples = [(String(seed ?? 1), WorkloadGenerator(workload: resolved).trace(seed: seed ?? 1))]
+                let seed = self.seed ?? 1
+                samples = [(String(seed), WorkloadGenerator(workload: resolved).trace(seed: seed))]
             }
             let trace = samples[0].trace
             if let traceOut { try OutputFile.write(trace.jsonLines, to: traceOut, option: "--trace-out") }

@@ -121,7 +121,7 @@ struct SweepCommand: AsyncParsableCommand {
         }
         if !usageLog.isEmpty && (seeds != nil || firstSeed != nil) {
             let given = seeds != nil ? "--seeds" : "--first-seed"
-            throw ValidationError("--usage-log gives the samples and \(given) chooses generated seeds: drop \(given)")
+            throw ValidationError(WorkloadShapeOptions.seedOptionWithFiles("--usage-log", given))
         }
         if !policies.isEmpty && policyNames.isEmpty {
             throw ValidationError("--policies: expected policy names separated by commas")

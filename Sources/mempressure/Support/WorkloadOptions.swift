@@ -44,6 +44,12 @@ struct WorkloadShapeOptions: ParsableArguments {
         "--max-actions caps generated samples; \(option) gives its own: drop --max-actions"
     }
 
+    /// The refusal of an option that chooses generated seeds (`given`, such as `--seeds`) where
+    /// files give the samples (`source`, such as `--usage-log`): the option would be ignored.
+    static func seedOptionWithFiles(_ source: String, _ given: String) -> String {
+        "\(source) gives the samples and \(given) chooses generated seeds: drop \(given)"
+    }
+
     /// The refusal of `--apps` with a usage log, whose apps are the ones it names (the option
     /// would be ignored).
     static let appsWithUsageLog =
