@@ -87,7 +87,10 @@ def main() -> None:
             interval = by_name[label(name)].get("gapToOracleClosedInterval")
             cell = "–" if gap is None else f"{gap * 100:.0f} %"
             if interval is not None:
-                cell += f" [{interval[0] * 100:.0f}, {interval[1] * 100:.0f}]"
+                # An unbounded end is null (docs/statistics.md, "Share of the gap closed").
+                low = "−∞" if interval[0] is None else f"{interval[0] * 100:.0f}"
+                high = "∞" if interval[1] is None else f"{interval[1] * 100:.0f}"
+                cell += f" [{low}, {high}]"
             row.append(cell)
         print("| " + " | ".join(row) + " |", flush=True)
 

@@ -333,9 +333,9 @@ extension Comparison {
 
     /// A 95 % interval of each share ``gapToOracleClosed(baseline:)`` gives, from a percentile
     /// bootstrap over the samples (``Statistics/bootstrapRatioInterval(_:_:)``: each sample's
-    /// baseline-minus-policy wait over its baseline-minus-oracle wait, resampled together); `nil`
-    /// where the share is not a ratio (the baseline's 0 and the oracle's 1) or the gap is not
-    /// positive in every resample, and `nil` for all without a share.
+    /// baseline-minus-policy wait over its baseline-minus-oracle wait, resampled together; an end
+    /// is infinite where too many resamples have no gap); `nil` where the share is not a ratio (the
+    /// baseline's 0 and the oracle's 1), and `nil` for all without a share.
     ///
     /// - Complexity: O(policies × samples × ``Statistics/bootstrapResamples``)
     public func gapToOracleClosedIntervals(baseline: Int) -> [ClosedRange<Double>?]? {

@@ -92,8 +92,14 @@ public enum Statistics {
 
     /// The percentile-bootstrap interval of the ratio of means `mean(numerators) /
     /// mean(denominators)`, resampling the pairs (the same sample in both) from a fixed seed; `nil`
-    /// when the arrays are empty or of different lengths, or when the mean of the denominators is
-    /// not above zero in some resample (the ratio is then unbounded).
+    /// when the arrays are empty or of different lengths.
+    ///
+    /// A resample whose denominators' mean is not above zero has no ratio (it tends to +∞ or −∞ as
+    /// that mean falls to zero, by the numerators' sign). Such resamples are counted at both ends
+    /// at once — below every ratio for the lower end and above every ratio for the upper end — so
+    /// the interval is at least as wide as any way of placing them. Where more of them than a tail's
+    /// share (2.5 % of ``bootstrapResamples``) fall at an end, that end is infinite: the interval is
+    /// unbounded on that side, as the ratio is.
     ///
     /// The share of a gap that a policy closes is such a ratio: per sample, the baseline's launch
     /// wait minus the policy's over the baseline's minus the oracle's.
@@ -105,6 +111,7 @@ public enum Statistics {
         var random = SeededGenerator(seed: 0x5EED_B007)
         var ratios: [Double] = []
         ratios.reserveCapacity(bootstrapResamples)
+        var undefined = 0
         for _ in 0..<bootstrapResamples {
             var top = 0.0
             var bottom = 0.0
@@ -113,19 +120,27 @@ public enum Statistics {
                 top += numerators[index]
                 bottom += denominators[index]
             }
-            guard bottom > 0 else { return nil }
-            ratios.append(top / bottom)
+            if bottom > 0 { ratios.append(top / bottom) } else { undefined += 1 }
         }
         ratios.sort()
-        let (low, high) = percentileInterval(ofSorted: ratios)
+        let (lowRank, highRank) = percentileRanks(count: bootstrapResamples)
+        // The undefined resamples sit below every ratio for the low end, above for the high end.
+        let low = lowRank < undefined ? -Double.infinity : ratios[lowRank - undefined]
+        let high = highRank >= ratios.count ? Double.infinity : ratios[highRank]
         return low...high
     }
 
     /// The central ``confidence`` interval of sorted values (percentiles).
     static func percentileInterval(ofSorted sorted: [Double]) -> (Double, Double) {
+        let (low, high) = percentileRanks(count: sorted.count)
+        return (sorted[low], sorted[high])
+    }
+
+    /// The ranks (from 0) of the central ``confidence`` interval's ends among `count` sorted values.
+    static func percentileRanks(count: Int) -> (low: Int, high: Int) {
         let tail = (1 - confidence) / 2
-        let low = sorted[Int((tail * Double(sorted.count)).rounded(.down))]
-        let high = sorted[min(sorted.count - 1, Int(((1 - tail) * Double(sorted.count)).rounded(.down)))]
+        let low = Int((tail * Double(count)).rounded(.down))
+        let high = min(count - 1, Int(((1 - tail) * Double(count)).rounded(.down)))
         return (low, high)
     }
 

@@ -81,10 +81,48 @@ struct StatisticsTests {
         #expect(Statistics.bootstrapRatioInterval(closed, gaps) == interval)
         // Pairs resampled together: shuffling one side alone would change the interval.
         #expect(Statistics.bootstrapRatioInterval(closed.reversed(), gaps) != interval)
-        // No gap in some resample, or nothing to resample: no interval.
-        #expect(Statistics.bootstrapRatioInterval([1, 1], [1, -1]) == nil)
+        // Nothing to resample: no interval.
         #expect(Statistics.bootstrapRatioInterval([], []) == nil)
         #expect(Statistics.bootstrapRatioInterval([1], [1, 2]) == nil)
+    }
+
+    @Test("the share of a gap: resamples with no gap count at both ends, and an end past the tail is unbounded")
+    func ratioIntervalWithoutGap() throws {
+        // Half of the resamples (or so) have no gap: unbounded both ways.
+        let both = try #require(Statistics.bootstrapRatioInterval([1, 1], [1, -1]))
+        #expect(both.lowerBound == -.infinity && both.upperBound == .infinity)
+        // One sample with a negative gap among 60 positive ones: it is drawn into a resample's
+        // sum often, but the sum stays positive far more often than not.
+        var random = SeededGenerator(seed: 11)
+        let gaps = (0..<60).map { _ in 1 + Double(random.next() % 100) / 100 } + [-22]
+        let closed = gaps.map { $0 > 0 ? 0.5 * $0 + Double(random.next() % 100) / 200 - 0.25 : 0 }
+        let interval = try #require(Statistics.bootstrapRatioInterval(closed, gaps))
+        // The same interval, counted by hand: the resamples without a gap below the low end and
+        // above the high end.
+        var replay = SeededGenerator(seed: 0x5EED_B007)
+        var ratios: [Double] = []
+        var undefined = 0
+        for _ in 0..<Statistics.bootstrapResamples {
+            var top = 0.0
+            var bottom = 0.0
+            for _ in gaps.indices {
+                let index = Int(replay.next() % UInt64(gaps.count))
+                top += closed[index]
+                bottom += gaps[index]
+            }
+            if bottom > 0 { ratios.append(top / bottom) } else { undefined += 1 }
+        }
+        ratios.sort()
+        let tail = Statistics.bootstrapResamples / 40
+        #expect(undefined > 0 && undefined <= tail, "\(undefined) resamples without a gap")
+        if undefined > tail {
+            #expect(interval.lowerBound == -.infinity && interval.upperBound == .infinity)
+        } else {
+            #expect(interval.lowerBound == ratios[tail - undefined])
+            #expect(interval.upperBound == ratios[Statistics.bootstrapResamples - tail])
+            // Wider than the interval of the defined ratios alone, at both ends.
+            #expect(interval.lowerBound <= ratios[tail] && interval.upperBound >= ratios[ratios.count - 1 - tail])
+        }
     }
 
     @Test("Holm: the smallest p times m, the next times m − 1, monotone, capped at 1, in input order")

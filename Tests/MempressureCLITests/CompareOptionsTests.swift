@@ -209,6 +209,25 @@ struct CompareOptionsTests {
         #expect(missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"), "\(missing.standardError)")
     }
 
+    @Test("a share whose gap vanishes in many resamples has unbounded ends: −∞ and ∞, null in JSON, no CSV row")
+    func unboundedShareInterval() throws {
+        // Four users' first four hours: in some of them nobody is killed, so a quarter or more of
+        // the resamples have no gap between jetsam and the oracle.
+        let base = ["compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "4", "--hours", "4",
+                    "--baseline", "jetsam"]
+        let text = try runMempressure(base)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains(/predictive -?[0-9.]+ % \[−∞, ∞\]/), "\(text.standardOutput)")
+        let json = try runMempressure(base + ["--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let policies = try #require(document["policies"] as? [[String: Any]])
+        let interval = try #require(policies[1]["gapToOracleClosedInterval"] as? [Any])
+        #expect(interval.count == 2 && interval.allSatisfy { $0 is NSNull }, "\(interval)")
+        let csv = try runMempressure(base + ["--format", "csv"])
+        #expect(csv.standardOutput.contains("predictive,launchWait,gapToOracleClosed,,"))
+        #expect(!csv.standardOutput.contains("gapToOracleClosedLow") && !csv.standardOutput.contains("gapToOracleClosedHigh"))
+    }
+
     @Test("without --seeds the count is chosen sequentially, and the report says where and why it stopped")
     func sequentialSampling() throws {
         let base = ["compare", "--policies", "jetsam,relaunch-aware", "--format", "json"]

@@ -47,6 +47,13 @@ struct ComparisonReport {
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
+    /// A share's interval in percent, `[19.5, 91.8]`; an unbounded end is `−∞` or `∞`
+    /// (``Statistics/bootstrapRatioInterval(_:_:)``).
+    static func percentInterval(_ interval: ClosedRange<Double>) -> String {
+        func end(_ value: Double) -> String { value.isFinite ? format(value * 100) : value < 0 ? "−∞" : "∞" }
+        return "[\(end(interval.lowerBound)), \(end(interval.upperBound))]"
+    }
+
     /// A signed number: `+1.5`, `-3`, `0`.
     static func signed(_ value: Double) -> String {
         let text = format(value)
@@ -120,9 +127,7 @@ struct ComparisonReport {
             out +=
                 comparison.policies.indices.map { index in
                     var share = "\(comparison.policies[index]) \(Self.format(gaps[index] * 100)) %"
-                    if let interval = intervals?[index] {
-                        share += " [\(Self.format(interval.lowerBound * 100)), \(Self.format(interval.upperBound * 100))]"
-                    }
+                    if let interval = intervals?[index] { share += " " + Self.percentInterval(interval) }
                     return share
                 }
                 .joined(separator: ", ") + "\n"
@@ -253,7 +258,8 @@ struct ComparisonReport {
 
     /// The CSV rows of the share of the gap each policy closes, and its interval, in compare's and
     /// sweep's CSV: `lead` (the columns before the policy, if any), then `policy,launchWait,
-    /// gapToOracleClosed,,share` and, where there is an interval, its low and high ends.
+    /// gapToOracleClosed,,share` and, where there is an interval, its low and high ends (an unbounded
+    /// end has no row).
     static func csvGapRows(lead: String, policies: [String], _ gaps: [Double], _ intervals: [ClosedRange<Double>?]?)
         -> String
     {
@@ -261,9 +267,14 @@ struct ComparisonReport {
         for (index, name) in policies.enumerated() {
             let policy = lead + KillOrderReport.csvField(name)
             out += "\(policy),launchWait,gapToOracleClosed,,\(number(gaps[index]))\n"
+            // An unbounded end has no row.
             if let interval = intervals?[index] {
-                out += "\(policy),launchWait,gapToOracleClosedLow,,\(number(interval.lowerBound))\n"
-                out += "\(policy),launchWait,gapToOracleClosedHigh,,\(number(interval.upperBound))\n"
+                if interval.lowerBound.isFinite {
+                    out += "\(policy),launchWait,gapToOracleClosedLow,,\(number(interval.lowerBound))\n"
+                }
+                if interval.upperBound.isFinite {
+                    out += "\(policy),launchWait,gapToOracleClosedHigh,,\(number(interval.upperBound))\n"
+                }
             }
         }
         return out

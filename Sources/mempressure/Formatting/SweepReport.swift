@@ -138,10 +138,7 @@ struct SweepReport {
                 }
                 if reference != nil {
                     var share = gaps.map { ComparisonReport.format($0[policy] * 100) } ?? "—"
-                    if let interval = gapIntervals?[policy] {
-                        share += " [\(ComparisonReport.format(interval.lowerBound * 100)), "
-                            + "\(ComparisonReport.format(interval.upperBound * 100))]"
-                    }
+                    if let interval = gapIntervals?[policy] { share += " " + ComparisonReport.percentInterval(interval) }
                     row.append(share)
                 }
                 rows.append(row)
