@@ -4,13 +4,32 @@ import MemoryPressure
 public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The trace file's name.
     public var file: String
-    /// The 1-based line of the refused action.
+    /// The 1-based line of the refused action; 0 for a trace not read from a file (a generated
+    /// sample) or for a policy refused before any action.
     public var line: Int
     /// Why the engine refused it.
     public var reason: EngineError
+    /// The refused action's time, in seconds of the trace, where there is one.
+    public var time: Double?
 
-    /// `trace.jsonl:12: cannot launch com.a: it is already running (suspended)`.
-    public var description: String { "\(file):\(line): \(reason)" }
+    /// An error; see each property.
+    ///
+    /// - Complexity: O(1)
+    public init(file: String, line: Int, reason: EngineError, time: Double? = nil) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+        self.time = time
+    }
+
+    /// `trace.jsonl:12: cannot launch com.a: it is already running (suspended)`; without a line,
+    /// `2956: the action at t = 122888.45 s: music1363 is not running` (the action's time) or
+    /// `2956: …` (a policy refused).
+    public var description: String {
+        if line > 0 { return "\(file):\(line): \(reason)" }
+        guard let time else { return "\(file): \(reason)" }
+        return "\(file): the action at t = \(Event.number((time * 100).rounded() / 100)) s: \(reason)"
+    }
 }
 
 /// Runs a trace through a fresh engine and hands every event to a sink, in order, with the trace
@@ -83,7 +102,8 @@ public enum Replay {
             do throws(EngineError) {
                 events = try player.apply(entry)
             } catch {
-                throw source.wholeFileError(for: ReplayError(file: file, line: entry.line, reason: error))
+                throw source.wholeFileError(
+                    for: ReplayError(file: file, line: entry.line, reason: error, time: entry.time))
             }
             if let events { try sink(events) }
         }

@@ -99,7 +99,8 @@ public struct SimulationRun: Sendable {
                 guard let applied = try player.apply(entry) else { continue }
                 events = applied
             } catch {
-                throw source.wholeFileError(for: ReplayError(file: file, line: entry.line, reason: error))
+                throw source.wholeFileError(
+                    for: ReplayError(file: file, line: entry.line, reason: error, time: entry.time))
             }
             collector.noteAction(entry.action)
             for event in events { collector.record(event) }

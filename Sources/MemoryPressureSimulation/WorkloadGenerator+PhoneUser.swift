@@ -155,7 +155,9 @@ extension WorkloadGenerator {
 
     /// After an open of app `index`: if its kind has a background mode, the user starts using it
     /// (or not) this session; the engine is told either way, since a cold launch starts with every
-    /// declared mode in use.
+    /// declared mode in use. An app that exits on suspend never does: it opted out of background
+    /// execution and ends when the user leaves it ("UIApplicationExitsOnSuspend", Information
+    /// Property List Key Reference), so a use could only end in an action on an app not running.
     private func startBackgroundUse(
         _ index: Int, of user: SimulatedUser, model: PhoneUser, day: inout DayBuilder,
         using random: inout SeededGenerator
@@ -164,7 +166,10 @@ extension WorkloadGenerator {
         guard let mode = kind.backgroundMode else { return }
         let app = user.installed[index].id
         let continuing = day.stops[app] != nil
-        let uses = continuing || Double.random(in: 0..<1, using: &random) < kind.backgroundUseShare
+        // The draw is made for every app, as before apps that exit on suspend were told apart, so
+        // every other user's day is unchanged.
+        let drawn = continuing || Double.random(in: 0..<1, using: &random) < kind.backgroundUseShare
+        let uses = drawn && !user.installed[index].exitsOnSuspend
         if uses && !continuing {
             if mode == .audio {
                 for (other, stop) in day.stops.sorted(by: { $0.key < $1.key }) where stop.mode == .audio && other != app

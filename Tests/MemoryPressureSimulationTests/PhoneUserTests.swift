@@ -97,6 +97,25 @@ struct PhoneUserTests {
         }
     }
 
+    @Test("an app that exits on suspend never starts a background use: seed 2956's week replays")
+    func exitsOnSuspendHasNoBackgroundUse() throws {
+        // Seed 2956's music app exits on suspend; its week used to start playback, end at the
+        // user's leaving it, and stop the playback 1,000 s later on an app no longer running.
+        var week = Workload.phone
+        week.hours = 168
+        let generator = WorkloadGenerator(workload: week)
+        let user = try #require(generator.user(seed: 2956))
+        let exiting = Set(user.installed.filter(\.exitsOnSuspend).map(\.id))
+        #expect(exiting.contains(AppID("music1363")))
+        let trace = generator.trace(seed: 2956)
+        for entry in trace.entries {
+            guard case .useBackgroundModes(let app, let modes) = entry.action, exiting.contains(app) else { continue }
+            #expect(modes.isEmpty, "\(app) at \(entry.time)")
+        }
+        let run = try SimulationRun.run(trace, policy: .shipped("jetsam"))
+        #expect(run.metrics.launchWait > 0)
+    }
+
     @Test("a workload file sets the user model, its kinds and the launch cost")
     func workloadFile() throws {
         let workload = try Workload(

@@ -200,6 +200,23 @@ struct TraceStreamingTests {
         }
     }
 
+    @Test("a refused action of a trace held in memory is named by its time, not by a line 0")
+    func refusedActionInMemory() throws {
+        let launch = AppLaunch(id: "com.a", footprint: .mebibytes(10))
+        let trace = Trace(
+            device: Device(memory: .mebibytes(512)),
+            entries: [
+                Trace.Entry(time: 0, action: .launch(launch)), Trace.Entry(time: 12.5, action: .launch(launch)),
+            ])
+        do {
+            _ = try SimulationRun.run(trace, policy: .ios4, file: "2956")
+            Issue.record("expected the second launch to be refused")
+        } catch {
+            #expect(error.line == 0 && error.time == 12.5)
+            #expect(error.description.hasPrefix("2956: the action at t = 12.5 s: "), "\(error)")
+        }
+    }
+
     @Test("several readers read one descriptor at once, each from the start")
     func readersShareADescriptor() throws {
         let text = try String(contentsOfFile: Self.examples[12], encoding: .utf8)
