@@ -59,14 +59,16 @@ extension Comparison {
 
     /// Runs `run(policy, sample)` for every policy and sample on `parallelism` tasks and returns
     /// `runs[policy][sample]`; `progress` receives the number of finished runs and the total.
-    /// The result is the same whatever the parallelism (every run is independent).
+    /// The runs start sample by sample (every policy on the first sample, then on the second…),
+    /// so a sample's input is needed only for a short while. The result is the same whatever the
+    /// parallelism (every run is independent).
     ///
     /// - Complexity: policies × samples runs.
     static func runJobs(
         policies: Int, samples: Int, parallelism: Int, progress: (@Sendable (Int, Int) -> Void)?,
         run: @escaping @Sendable (Int, Int) throws -> SimulationRun
     ) async throws -> [[SimulationRun]] {
-        let jobs = (0..<policies).flatMap { policy in (0..<samples).map { (policy, $0) } }
+        let jobs = (0..<samples).flatMap { sample in (0..<policies).map { ($0, sample) } }
         var results = [[SimulationRun?]](
             repeating: [SimulationRun?](repeating: nil, count: samples), count: policies)
         try await withThrowingTaskGroup(of: (Int, Int, SimulationRun).self) { group in

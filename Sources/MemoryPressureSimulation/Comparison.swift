@@ -47,7 +47,9 @@ public struct Comparison: Sendable {
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws -> Comparison {
         let generator = WorkloadGenerator(workload: workload)
-        let traces = seeds.map { generator.trace(seed: $0) }
+        // Each seed's trace is made when its first run starts and dropped when its last run ends
+        // (the runs go sample by sample), so memory holds a few traces, not one per seed.
+        let traces = GeneratedTraces(generator: generator, seeds: seeds, runsEach: policies.count)
         // The informed references' scores, per sample, for each horizon they price by.
         var scores: [Double?: [Score?]] = [:]
         for policy in policies where Informed.isInformed(policy) && scores[policy.prediction.horizon] == nil {
@@ -59,9 +61,9 @@ public struct Comparison: Sendable {
             }
         }
         return try await run(
-            traces: traces, name: workload.name, policies: policies, samples: seeds.map(String.init),
-            launchCost: workload.launchCost, warmUp: warmUp, informedScores: scores, parallelism: parallelism,
-            progress: progress)
+            trace: traces.take, finished: traces.finish, count: seeds.count, device: workload.device,
+            name: workload.name, policies: policies, samples: seeds.map(String.init), launchCost: workload.launchCost,
+            warmUp: warmUp, informedScores: scores, parallelism: parallelism, progress: progress)
     }
 
     /// An external score: for an app, its size and the time, the key of its band (higher is killed first).
@@ -98,22 +100,36 @@ public struct Comparison: Sendable {
         progress: (@Sendable (Int, Int) -> Void)?
     ) async throws -> Comparison {
         precondition(traces.count == samples.count, "one label per trace")
+        return try await run(
+            trace: { traces[$0] }, finished: { _ in }, count: traces.count, device: traces.first?.device ?? .iPhone4,
+            name: name, policies: policies, samples: samples, launchCost: launchCost, warmUp: warmUp,
+            informedScores: informedScores, parallelism: parallelism, progress: progress)
+    }
+
+    /// The runs of every policy on `count` samples whose traces `trace(sample)` gives, each once
+    /// per policy; `finished(sample)` is called after each run of the sample.
+    private static func run(
+        trace: @escaping @Sendable (Int) -> Trace, finished: @escaping @Sendable (Int) -> Void, count: Int,
+        device: Device, name: String, policies: [Policy], samples: [String], launchCost: LaunchCost, warmUp: Double,
+        informedScores: [Double?: [Score?]], parallelism: Int, progress: (@Sendable (Int, Int) -> Void)?
+    ) async throws -> Comparison {
         for policy in policies where Informed.isInformed(policy) {
-            guard let scores = informedScores[policy.prediction.horizon], scores.count == traces.count,
+            guard let scores = informedScores[policy.prediction.horizon], scores.count == count,
                 scores.allSatisfy({ $0 != nil })
             else { throw ComparisonError.informedNeedsUserModel(workload: name) }
         }
         let runs = try await runJobs(
-            policies: policies.count, samples: traces.count, parallelism: parallelism, progress: progress
+            policies: policies.count, samples: count, parallelism: parallelism, progress: progress
         ) { policy, sample in
-            try SimulationRun.run(
-                traces[sample], policy: policies[policy], launchCost: launchCost, file: samples[sample], warmUp: warmUp,
+            defer { finished(sample) }
+            return try SimulationRun.run(
+                trace(sample), policy: policies[policy], launchCost: launchCost, file: samples[sample], warmUp: warmUp,
                 scores: Informed.isInformed(policies[policy])
                     ? informedScores[policies[policy].prediction.horizon]?[sample] : nil)
         }
         return Comparison(
-            workload: name, policies: policies.map(\.name), samples: samples, runs: runs,
-            device: traces.first?.device ?? .iPhone4, policyValues: policies)
+            workload: name, policies: policies.map(\.name), samples: samples, runs: runs, device: device,
+            policyValues: policies)
     }
 }
 
