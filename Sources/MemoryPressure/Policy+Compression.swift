@@ -7,7 +7,7 @@
 /// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool;
 /// `fileBacked × base` bytes of clean file pages are dropped and read back when the app runs.
 /// Reclaim starts when free memory falls below ``startBelow`` and compresses whole apps, least
-/// recently frontmost first, until free memory reaches ``stopAt``, no app is left to compress, or
+/// recently frontmost first (or in another ``order``), until free memory reaches ``stopAt``, no app is left to compress, or
 /// the pool holds ``capacity`` (uncompressed bytes). Compressing costs
 /// ``compressSecondsPerMiB`` of CPU per MiB; an app that runs again is decompressed whole, and a
 /// user who brings it back waits ``decompressSecondsPerMiB`` per MiB on top of the warm resume.
@@ -38,8 +38,29 @@ public struct MemoryCompression: Sendable, Hashable {
         public var isSwap: Bool { self != .compressor }
     }
 
+    /// Which idle app reclaim takes first.
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// The app frontmost longest ago: the kernels' LRU lists, from whose inactive end pages are
+        /// compressed or swapped (XNU's `vm_pageout_scan()`, Linux's `shrink_inactive_list()`).
+        case leastRecentlyUsed
+        /// The app least likely to be reopened soon, by the policy's prediction (``ReusePrediction``:
+        /// the chance of a reopen within its horizon, or the expected opens until reuse without
+        /// one): a resume pays for what was compressed, so what will not be wanted soon goes first.
+        /// Needs a band ordered by ``BandOrder/predictedReuse``. Not a copy of any shipped system.
+        case predictedReuse
+        /// The highest score from the engine's `externalScore` first, as for bands: the oracle's
+        /// foresight (`compare`'s `oracle@P` for a policy with compression). Not accepted in policy
+        /// files.
+        case externalScore
+
+        /// The orders a policy file may name (every one but ``externalScore``).
+        public static var allCases: [Order] { [.leastRecentlyUsed, .predictedReuse] }
+    }
+
     /// The mechanism.
     public var mechanism: Mechanism
+    /// Which idle app reclaim takes first (``Order/leastRecentlyUsed`` unless stated).
+    public var order: Order
     /// The apps whose memory may be compressed: those matching any of these conditions (in
     /// their current state, as bands match).
     public var matches: [AppMatch]
@@ -206,9 +227,10 @@ public struct MemoryCompression: Sendable, Hashable {
         decompressSecondsPerMiB: Double, shortageAt: Double? = nil, fileBacked: Double = 0,
         refaultSecondsPerMiB: Double = 0, freezer: Freezer? = nil, ratios: [AppRatio] = [],
         thrashing: Thrashing? = nil, zswapPool: MemoryAmount? = nil, swapInSecondsPerMiB: Double? = nil,
-        zswapAcceptThresholdPercent: Double? = nil
+        zswapAcceptThresholdPercent: Double? = nil, order: Order = .leastRecentlyUsed
     ) {
         self.mechanism = mechanism
+        self.order = order
         self.matches = matches
         self.capacity = capacity
         self.ratio = ratio

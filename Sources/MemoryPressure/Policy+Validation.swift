@@ -114,6 +114,9 @@ extension Policy {
                     "needs a band ordered by predictedReuse (the prediction it reads) or by externalScore (whose host gives the chances)")
             }
         }
+        if compression?.order == .predictedReuse && !bands.contains(where: { $0.order == .predictedReuse }) {
+            problem("compression.order", "predictedReuse needs a band ordered by predictedReuse (the prediction it reads)")
+        }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
         for (path, message) in psi?.problems ?? [] { problem(path, message) }
         for (path, message) in memoryPressureLimit?.problems ?? [] { problem(path, message) }

@@ -59,7 +59,8 @@ struct CompressionBooks {
     var compressibleStates: [UInt8] = []
     /// Apps reclaim may compress: resident, in a compressible state, nothing reclaimed yet, at
     /// least a page to compress or drop. Keyed by the negated time they were last frontmost, so the
-    /// least recently used is the maximum.
+    /// least recently used is the maximum; under another ``MemoryCompression/Order``, re-keyed
+    /// before each reclaim.
     var queue = IndexedHeap<Double>()
     /// The app of each queue handle index.
     var appByQueueSlot: [Int32] = []
@@ -254,8 +255,8 @@ extension PressureEngine {
     }
 
 
-    /// Reclaim: while free memory is below the stop point, compresses the least recently used
-    /// queued app, as far as the pool's capacity allows — or, under the prediction's
+    /// Reclaim: while free memory is below the stop point, compresses the queued app that comes
+    /// first in the compression order (the least recently used, unless stated), as far as the pool's capacity allows — or, under the prediction's
     /// `killInsteadOfCompressingAbove`, kills it when it is expected to be reopened only after more
     /// opens than that (and a band may kill it).
     ///
@@ -265,6 +266,7 @@ extension PressureEngine {
         // With the prediction's switch, an app unlikely to be reopened soon is killed instead.
         let killAbove = reuse?.model.killInsteadOfCompressingAbove
         let round = killAbove == nil ? nil : reuse!.round(at: now)
+        if compression!.model.order != .leastRecentlyUsed { rescoreCompressionQueue() }
         while accountant.free.value < compression!.stopBelow, reclaimHasRoom, let top = compression!.queue.max {
             let index = Int(compression!.appByQueueSlot[top.handle.index])
             if let killAbove, let round, apps[index].killHandle != nil,
@@ -277,6 +279,32 @@ extension PressureEngine {
             }
             // An app that gives nothing (a full pool and no file pages worth a byte) ends reclaim.
             guard compress(index) else { break }
+        }
+    }
+
+    /// Re-keys every app in the reclaim queue by the compression ``MemoryCompression/Order``
+    /// (higher: compressed first), before reclaim starts: the keys depend on the clock and on the
+    /// app opened last, as a ``BandOrder/predictedReuse`` band's do. The queue's order is read
+    /// only by reclaim, so apps queued in between keep their recency key until then.
+    ///
+    /// - Complexity: O(m log m) for m queued apps, plus O(hoursAhead) per prediction.
+    private func rescoreCompressionQueue() {
+        let order = compression!.model.order
+        let round = order == .predictedReuse ? reuse!.round(at: now) : nil
+        for index in compression!.handles.indices {
+            guard let handle = compression!.handles[index] else { continue }
+            let key: Double
+            switch order {
+            case .leastRecentlyUsed: key = -apps[cold: index].lastFrontmost
+            case .predictedReuse:
+                // The least likely to be reopened within the horizon first (without one: the most
+                // opens expected until reuse).
+                let guess = reuse!.prediction(of: index, in: round!)
+                key = reuse!.model.horizon.map { -ReuseBooks.reuseChance(guess, within: $0) } ?? guess.opens
+            case .externalScore:
+                key = externalScore?(apps[cold: index].id, Bytes(apps[index].footprint), now) ?? 0
+            }
+            compression!.queue.update(handle, to: key)
         }
     }
 

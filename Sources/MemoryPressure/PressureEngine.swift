@@ -195,7 +195,9 @@ public final class PressureEngine {
 
     /// Scores apps for bands ordered by ``BandOrder/externalScore`` (higher: killed first): the
     /// app, its footprint and the engine's time. Read for every resident app of such bands before
-    /// each victim is chosen, so it may depend on time. `nil` scores every app 0.
+    /// each victim is chosen, so it may depend on time; with compression ordered by
+    /// ``MemoryCompression/Order/externalScore``, also for every app reclaim may compress before
+    /// each reclaim (higher: compressed first). `nil` scores every app 0.
     ///
     /// - Complexity: the engine calls it O(n) times per victim chosen.
     public var externalScore: ((AppID, Bytes, Double) -> Double)? = nil

@@ -34,7 +34,45 @@ extension Policy {
             }
             throw PolicyErrors(problems: ordered.map(\.element))
         }
+        // What the sections say of each other (a switch that reads a band order the policy does
+        // not have): the engine's own check, located in the file.
+        let problems = policy.problems
+        guard problems.isEmpty else {
+            throw PolicyErrors(
+                problems: problems.map { problem in
+                    let node = root.deepestNode(at: problem.path)
+                    return InputError(
+                        file: file, line: node.line, column: node.column, path: problem.path, message: problem.message)
+                })
+        }
         self = policy
+    }
+}
+
+extension ConfigNode {
+    /// The node at a key path such as `prediction.horizon` or `bands[2].killBelow`, or the
+    /// deepest node on the way to it that exists (the document itself at worst).
+    ///
+    /// - Complexity: O(length of the path × keys of the mappings on the way)
+    func deepestNode(at path: String) -> ConfigNode {
+        var node = self
+        for component in path.split(separator: ".") {
+            var key = Substring(component)
+            var index: Int? = nil
+            if let open = component.firstIndex(of: "["), component.last == "]" {
+                key = component[..<open]
+                index = Int(component[component.index(after: open)..<component.index(before: component.endIndex)])
+            }
+            guard case .object(let members) = node.value, let member = members.first(where: { $0.key == key }) else {
+                return node
+            }
+            node = member.value
+            if let index {
+                guard case .array(let items) = node.value, items.indices.contains(index) else { return node }
+                node = items[index]
+            }
+        }
+        return node
     }
 }
 
@@ -203,7 +241,7 @@ final class PolicyLoader {
         return rule
     }
 
-    /// The `compression:` section (docs/compression.md): every key required but `ratios`,
+    /// The `compression:` section (docs/compression.md): every key required but `order`, `ratios`,
     /// `shortageAt`, `fileBacked`, `refaultSecondsPerMiB`, `freezer` and `thrashing`; `zswapPool`,
     /// `swapInSecondsPerMiB` and the optional `zswapAcceptThresholdPercent` go with (and only with)
     /// mechanism `zswap`.
@@ -232,6 +270,12 @@ final class PolicyLoader {
         let swapIn = try object.optionalNumber("swapInSecondsPerMiB", in: 0...60, unit: "seconds")
         let accept = try object.optionalNumber(
             "zswapAcceptThresholdPercent", in: 0...100, unit: "(a percentage of zswapPool)")
+        let order = try object.optionalEnum("order", MemoryCompression.Order.self) ?? .leastRecentlyUsed
+        if order == .externalScore {
+            throw object.error(
+                "order externalScore is set in code only (the engine's host supplies the scores); "
+                    + "expected leastRecentlyUsed or predictedReuse")
+        }
         var ratios: [MemoryCompression.AppRatio] = []
         for (path, node) in try object.optionalList("ratios") ?? [] {
             let entry = try ConfigObject(node, file: file, path: path)
@@ -247,7 +291,7 @@ final class PolicyLoader {
             startBelow: startBelow, stopAt: stopAt, compressSecondsPerMiB: compressCost,
             decompressSecondsPerMiB: decompressCost, shortageAt: shortageAt, fileBacked: fileBacked,
             refaultSecondsPerMiB: refaultCost, freezer: freezer, ratios: ratios, thrashing: thrashing,
-            zswapPool: zswapPool, swapInSecondsPerMiB: swapIn, zswapAcceptThresholdPercent: accept)
+            zswapPool: zswapPool, swapInSecondsPerMiB: swapIn, zswapAcceptThresholdPercent: accept, order: order)
         if let problem = model.problems.first { throw object.error(problem.message) }
         return model
     }

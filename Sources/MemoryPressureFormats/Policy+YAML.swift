@@ -90,6 +90,7 @@ public enum PolicyYAML {
         }
         if let model = policy.compression {
             out += "\ncompression:\n  mechanism: \(model.mechanism.rawValue)\n  match: \(matches(model.matches))\n"
+            if model.order != .leastRecentlyUsed { out += "  order: \(model.order.rawValue)\n" }
             out += "  capacity: \(model.capacity)\n  ratio: \(number(model.ratio))\n"
             if !model.ratios.isEmpty {
                 out += "  ratios:\n"

@@ -85,7 +85,9 @@ public enum Oracle {
 
     /// The oracle with the lifecycle of `policy` instead of `Policy.ios4`'s: its thresholds,
     /// warnings, purges, kill rule, bands and everything else, with every band ordered by
-    /// `BandOrder.externalScore`. Named `oracle@` and `policy`'s name. It bounds what a choice of
+    /// `BandOrder.externalScore` (and, with compression, reclaim's order too:
+    /// `MemoryCompression.Order.externalScore`, the app reopened furthest in the future per byte
+    /// compressed first). Named `oracle@` and `policy`'s name. It bounds what a choice of
     /// victims can do under that lifecycle, which is the like-for-like reference for a policy
     /// that changes both the order and the lifecycle.
     ///
@@ -120,7 +122,8 @@ public enum Oracle {
 
     /// A reference that shares `lifecycle`'s lifecycle (`Policy.ios4`'s by default) and orders
     /// every band by `BandOrder.externalScore` (its host supplies the scores), each band's reason
-    /// followed by `reasonSuffix` in parentheses: the oracle and ``Informed``. What `lifecycle`
+    /// followed by `reasonSuffix` in parentheses, and reclaim (with compression) by the same
+    /// scores: the oracle and ``Informed``. What `lifecycle`
     /// would learn (`Policy/prediction`) is dropped, and its prewarming with it.
     static func reference(name: String, summary: String, reasonSuffix: String, lifecycle: Policy = .ios4) -> Policy {
         var policy = lifecycle
@@ -131,6 +134,8 @@ public enum Oracle {
             policy.bands[index].order = .externalScore
             policy.bands[index].reason += " (\(reasonSuffix))"
         }
+        // What reclaim compresses first is chosen by the same foresight.
+        policy.compression?.order = .externalScore
         return policy
     }
 

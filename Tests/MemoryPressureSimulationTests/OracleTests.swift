@@ -242,3 +242,15 @@ struct OracleTests {
         #expect(Oracle.prewarmingPolicy.problems.isEmpty)
     }
 }
+
+/// The oracle with a lifecycle that compresses (compression.order).
+@Suite("Oracle: what reclaim compresses first")
+struct OracleCompressionOrderTests {
+    @Test("the oracle with a compressing lifecycle compresses by its foresight; without compression nothing changes")
+    func oracleOrder() throws {
+        let compressing = try Policy.shipped("jetsam-compressor")
+        #expect(compressing.compression?.order == .leastRecentlyUsed)
+        #expect(Oracle.policy(lifecycleOf: compressing).compression?.order == .externalScore)
+        #expect(Oracle.policy(lifecycleOf: try .shipped("jetsam")).compression == nil)
+    }
+}

@@ -350,3 +350,88 @@ struct KillInsteadOfCompressingTests {
         }
     }
 }
+
+/// `compression.order`: which idle app reclaim compresses first — the least recently used (the
+/// kernels' LRU lists), the least likely to be reopened soon (`predictedReuse`), or the host's
+/// scores (`externalScore`, the oracle's foresight).
+@Suite("Compression order")
+struct CompressionOrderTests {
+    /// KillInsteadOfCompressingTests' policy (no switch) with reclaim in `order`.
+    static func policy(_ order: MemoryCompression.Order) throws -> Policy {
+        var policy = try KillInsteadOfCompressingTests.policy(limit: nil)
+        policy.compression?.order = order
+        return policy
+    }
+
+    /// B opened five times (with C between), then A once, then C in front: B is the least recently
+    /// used, A the least often opened. C's growth of 20 MiB starts reclaim; the first app it
+    /// compresses is returned.
+    static func firstCompressed(_ policy: Policy, scores: ((AppID, Bytes, Double) -> Double)? = nil) throws -> AppID? {
+        let engine = CompressionTests.engine(policy)
+        engine.externalScore = scores
+        var time = 0.0
+        for _ in 0..<5 {
+            for id in ["B", "C"] {
+                try engine.apply(.open(AppLaunch(id: AppID(id), footprint: .mebibytes(100))), at: time)
+                time += 1
+            }
+        }
+        try engine.apply(.open(AppLaunch(id: "A", footprint: .mebibytes(100))), at: time)
+        try engine.apply(.open(AppLaunch(id: "C", footprint: .mebibytes(100))), at: time + 1)
+        _ = engine.takeEvents()
+        try engine.apply(.allocate(app: "C", bytes: .mebibytes(20), purgeable: false), at: time + 2)
+        #expect(engine._invariantViolation() == nil)
+        return engine.takeEvents().lazy.compactMap { event -> AppID? in
+            if case .compress(let app, _, _, _, _) = event.kind { return app }
+            return nil
+        }.first
+    }
+
+    @Test("least recently used: B, frontmost longest ago, goes first")
+    func leastRecentlyUsed() throws {
+        #expect(try Self.firstCompressed(try Self.policy(.leastRecentlyUsed)) == "B")
+    }
+
+    @Test("predicted reuse: A, opened once against B's five, goes first, with a horizon or without")
+    func predictedReuse() throws {
+        var policy = try Self.policy(.predictedReuse)
+        #expect(try Self.firstCompressed(policy) == "A")
+        policy.prediction.horizon = 5
+        #expect(try Self.firstCompressed(policy) == "A")
+    }
+
+    @Test("external scores: the highest goes first, re-read at each reclaim")
+    func externalScore() throws {
+        let policy = try Self.policy(.externalScore)
+        #expect(try Self.firstCompressed(policy, scores: { app, _, _ in app == "B" ? 2 : 1 }) == "B")
+        #expect(try Self.firstCompressed(policy, scores: { app, _, _ in app == "A" ? 2 : 1 }) == "A")
+    }
+
+    @Test("predictedReuse needs a band ordered by it; externalScore is not accepted in a file")
+    func validation() throws {
+        var policy = try Self.policy(.predictedReuse)
+        #expect(policy.problems.isEmpty)
+        for index in policy.bands.indices { policy.bands[index].order = .largestFirst }
+        #expect(policy.problems.map(\.path) == ["compression.order"])
+        let path = PackagePaths.path("Examples/policies/jetsam-compressor-predicted-reclaim.yaml")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let loaded = try Policy(yaml: text, file: path)
+        #expect(loaded.compression?.order == .predictedReuse)
+        let shown = PolicyYAML.render(loaded)
+        #expect(shown.contains("  order: predictedReuse\n"))
+        #expect(try Policy(yaml: shown, file: "shown").compression?.order == .predictedReuse)
+        let external = text.replacingOccurrences(of: "  order: predictedReuse ", with: "  order: externalScore ")
+        #expect(throws: PolicyErrors.self) { try Policy(yaml: external, file: "external.yaml") }
+        // A band order the switch needs, missing: refused when the file is loaded, at the key.
+        let unread = text.replacingOccurrences(of: "    order: predictedReuse", with: "    order: firstInFirstOut")
+        do {
+            _ = try Policy(yaml: unread, file: "unread.yaml")
+            Issue.record("expected compression.order to be refused")
+        } catch {
+            #expect(error.problems.map(\.path) == ["compression.order"])
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .firstIndex { $0.hasPrefix("  order: predictedReuse") }.map { $0 + 1 }
+            #expect(error.problems.first?.line == line, "\(error.problems)")
+        }
+    }
+}
