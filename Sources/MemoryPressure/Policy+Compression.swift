@@ -7,8 +7,8 @@
 /// be compressed; they leave the app's resident footprint and take `bytes / ratio` in the pool;
 /// `fileBacked × base` bytes of clean file pages are dropped and read back when the app runs.
 /// Reclaim starts when free memory falls below ``startBelow`` and compresses whole apps, least
-/// recently frontmost first (or in another ``order``), until free memory reaches ``stopAt``, no app is left to compress, or
-/// the pool holds ``capacity`` (uncompressed bytes). Compressing costs
+/// recently frontmost first (or in another ``order``), until free memory reaches ``stopAt``, no
+/// app is left to compress, or the pool holds ``capacity`` (uncompressed bytes). Compressing costs
 /// ``compressSecondsPerMiB`` of CPU per MiB; an app that runs again is decompressed whole, and a
 /// user who brings it back waits ``decompressSecondsPerMiB`` per MiB on top of the warm resume.
 /// A kill frees the app's resident bytes and its share of the pool.

@@ -115,7 +115,8 @@ extension Policy {
             }
         }
         if compression?.order == .predictedReuse && !bands.contains(where: { $0.order == .predictedReuse }) {
-            problem("compression.order", "predictedReuse needs a band ordered by predictedReuse (the prediction it reads)")
+            problem(
+                "compression.order", "predictedReuse needs a band ordered by predictedReuse (the prediction it reads)")
         }
         for (path, message) in compression?.problems ?? [] { problem(path, message) }
         for (path, message) in psi?.problems ?? [] { problem(path, message) }

@@ -256,11 +256,13 @@ extension PressureEngine {
 
 
     /// Reclaim: while free memory is below the stop point, compresses the queued app that comes
-    /// first in the compression order (the least recently used, unless stated), as far as the pool's capacity allows — or, under the prediction's
-    /// `killInsteadOfCompressingAbove`, kills it when it is expected to be reopened only after more
-    /// opens than that (and a band may kill it).
+    /// first in the compression order (the least recently used, unless stated), as far as the
+    /// pool's capacity allows — or, under the prediction's `killInsteadOfCompressingAbove`, kills
+    /// it when it is expected to be reopened only after more opens than that (and a band may kill
+    /// it).
     ///
-    /// - Complexity: O(log n) per app compressed or killed, plus O(hoursAhead) per prediction.
+    /// - Complexity: O(log n) per app compressed or killed, plus O(hoursAhead) per prediction, plus
+    ///   O(m log m) for the m queued apps under an order other than the least recently used.
     func reclaimByCompression() {
         guard compressionIsDue else { return }
         // With the prediction's switch, an app unlikely to be reopened soon is killed instead.

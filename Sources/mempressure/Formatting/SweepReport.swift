@@ -138,7 +138,9 @@ struct SweepReport {
                 }
                 if reference != nil {
                     var share = gaps.map { ComparisonReport.format($0[policy] * 100) } ?? "—"
-                    if let interval = gapIntervals?[policy] { share += " " + ComparisonReport.percentInterval(interval) }
+                    if let interval = gapIntervals?[policy] {
+                        share += " " + ComparisonReport.percentInterval(interval)
+                    }
                     row.append(share)
                 }
                 rows.append(row)
