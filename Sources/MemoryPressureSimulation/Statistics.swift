@@ -92,7 +92,8 @@ public enum Statistics {
 
     /// The percentile-bootstrap interval of the ratio of means `mean(numerators) /
     /// mean(denominators)`, resampling the pairs (the same sample in both) from a fixed seed; `nil`
-    /// when the arrays are empty or of different lengths.
+    /// when the arrays hold fewer than two samples (every resample of one pair is that pair: an
+    /// interval of no width that would claim certainty) or are of different lengths.
     ///
     /// A resample whose denominators' mean is not above zero has no ratio (it tends to +∞ or −∞ as
     /// that mean falls to zero, by the numerators' sign). Such resamples are counted at both ends
@@ -107,7 +108,7 @@ public enum Statistics {
     /// - Complexity: O(n × ``bootstrapResamples``)
     public static func bootstrapRatioInterval(_ numerators: [Double], _ denominators: [Double]) -> ClosedRange<Double>? {
         let n = numerators.count
-        guard n > 0, denominators.count == n else { return nil }
+        guard n > 1, denominators.count == n else { return nil }
         var random = SeededGenerator(seed: 0x5EED_B007)
         var ratios: [Double] = []
         ratios.reserveCapacity(bootstrapResamples)

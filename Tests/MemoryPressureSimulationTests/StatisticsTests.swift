@@ -81,8 +81,9 @@ struct StatisticsTests {
         #expect(Statistics.bootstrapRatioInterval(closed, gaps) == interval)
         // Pairs resampled together: shuffling one side alone would change the interval.
         #expect(Statistics.bootstrapRatioInterval(closed.reversed(), gaps) != interval)
-        // Nothing to resample: no interval.
+        // Nothing to resample, or one sample (an interval of no width would claim certainty): none.
         #expect(Statistics.bootstrapRatioInterval([], []) == nil)
+        #expect(Statistics.bootstrapRatioInterval([0.4], [1]) == nil)
         #expect(Statistics.bootstrapRatioInterval([1], [1, 2]) == nil)
     }
 

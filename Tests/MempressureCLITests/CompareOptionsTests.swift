@@ -209,7 +209,7 @@ struct CompareOptionsTests {
         #expect(missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"), "\(missing.standardError)")
     }
 
-    @Test("a share whose gap vanishes in many resamples has unbounded ends: −∞ and ∞, null in JSON, no CSV row")
+    @Test("a share whose gap vanishes in many resamples has unbounded ends (−∞, ∞; null in JSON; no CSV row); one user has none")
     func unboundedShareInterval() throws {
         // Four users' first four hours: in some of them nobody is killed, so a quarter or more of
         // the resamples have no gap between jetsam and the oracle.
@@ -228,6 +228,13 @@ struct CompareOptionsTests {
         #expect(csv.standardOutput.contains("predictive,launchWait,gapToOracleClosed,,"))
         #expect(!csv.standardOutput.contains("gapToOracleClosedLow"))
         #expect(!csv.standardOutput.contains("gapToOracleClosedHigh"))
+        // One user: a share, and no interval (every resample of one user is that user).
+        let one = try runMempressure([
+            "compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "1", "--baseline", "jetsam",
+        ])
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(one.standardOutput.contains(/predictive -?[0-9.]+ %,/), "\(one.standardOutput)")
+        #expect(!one.standardOutput.contains(/predictive -?[0-9.]+ % \[/))
     }
 
     @Test("without --seeds the count is chosen sequentially, and the report says where and why it stopped")
