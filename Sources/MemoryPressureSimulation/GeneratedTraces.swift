@@ -1,20 +1,19 @@
 import MemoryPressure
-import Synchronization
 
 /// The generated traces of a comparison's seeds, made on demand and dropped once every policy
 /// has run on them: with the runs started sample by sample, memory holds the traces of the
 /// samples in flight, not one per seed (a week of a server's tenants is megabytes a seed).
-final class GeneratedTraces: Sendable {
+///
+/// Guarded by the engine package's pthread `Lock`, which ThreadSanitizer understands (the
+/// standard library's `Mutex` waits on futexes directly on Linux and is reported as a race).
+final class GeneratedTraces: @unchecked Sendable {
     private let generator: WorkloadGenerator
     private let seeds: [UInt64]
-    private let state: Mutex<State>
-
-    private struct State {
-        /// The traces made and still needed, by sample.
-        var traces: [Int: Trace] = [:]
-        /// The runs each sample still waits for.
-        var remaining: [Int]
-    }
+    private let lock = Lock()
+    /// The traces made and still needed, by sample (guarded by `lock`).
+    private var traces: [Int: Trace] = [:]
+    /// The runs each sample still waits for (guarded by `lock`).
+    private var remaining: [Int]
 
     /// The traces of `seeds` from `generator`, each used by `runsEach` runs.
     ///
@@ -22,7 +21,7 @@ final class GeneratedTraces: Sendable {
     init(generator: WorkloadGenerator, seeds: [UInt64], runsEach: Int) {
         self.generator = generator
         self.seeds = seeds
-        state = Mutex(State(remaining: Array(repeating: runsEach, count: seeds.count)))
+        remaining = Array(repeating: runsEach, count: seeds.count)
     }
 
     /// The trace of sample `sample`, made if it is not held (while the lock is held, so it is made
@@ -30,10 +29,10 @@ final class GeneratedTraces: Sendable {
     ///
     /// - Complexity: one ``WorkloadGenerator/trace(seed:)`` the first time, O(1) after.
     @Sendable func take(_ sample: Int) -> Trace {
-        state.withLock { state in
-            if let trace = state.traces[sample] { return trace }
+        lock.withLock {
+            if let trace = traces[sample] { return trace }
             let trace = generator.trace(seed: seeds[sample])
-            state.traces[sample] = trace
+            traces[sample] = trace
             return trace
         }
     }
@@ -42,12 +41,12 @@ final class GeneratedTraces: Sendable {
     ///
     /// - Complexity: O(1)
     @Sendable func finish(_ sample: Int) {
-        state.withLock { state in
-            state.remaining[sample] -= 1
-            if state.remaining[sample] == 0 { state.traces[sample] = nil }
+        lock.withLock {
+            remaining[sample] -= 1
+            if remaining[sample] == 0 { traces[sample] = nil }
         }
     }
 
     /// How many traces are held now (for tests).
-    var held: Int { state.withLock { $0.traces.count } }
+    var held: Int { lock.withLock { traces.count } }
 }
