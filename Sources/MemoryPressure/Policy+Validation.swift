@@ -85,11 +85,13 @@ extension Policy {
         if let horizon = prediction.horizon, !(ReusePrediction.horizonRange ~= horizon) {
             problem("prediction.horizon", "expected 1...1000 opens, found \(horizon)")
         }
+        // Whether a band keeps the prediction's books, which the compression switches read.
+        let readsPrediction = bands.contains { $0.order == .predictedReuse }
         if let limit = prediction.killInsteadOfCompressingAbove {
             if !(ReusePrediction.killInsteadOfCompressingRange ~= limit) {
                 problem("prediction.killInsteadOfCompressingAbove", "expected 1...1000000 opens, found \(limit)")
             }
-            if compression == nil || !bands.contains(where: { $0.order == .predictedReuse }) {
+            if compression == nil || !readsPrediction {
                 problem(
                     "prediction.killInsteadOfCompressingAbove",
                     "needs a \"compression\" section and a band ordered by predictedReuse (the prediction it reads)")
@@ -114,7 +116,7 @@ extension Policy {
                     "needs a band ordered by predictedReuse (the prediction it reads) or by externalScore (whose host gives the chances)")
             }
         }
-        if compression?.order == .predictedReuse && !bands.contains(where: { $0.order == .predictedReuse }) {
+        if compression?.order == .predictedReuse && !readsPrediction {
             problem(
                 "compression.order", "predictedReuse needs a band ordered by predictedReuse (the prediction it reads)")
         }

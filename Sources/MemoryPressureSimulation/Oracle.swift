@@ -123,8 +123,8 @@ public enum Oracle {
     /// A reference that shares `lifecycle`'s lifecycle (`Policy.ios4`'s by default) and orders
     /// every band by `BandOrder.externalScore` (its host supplies the scores), each band's reason
     /// followed by `reasonSuffix` in parentheses, and reclaim (with compression) by the same
-    /// scores: the oracle and ``Informed``. What `lifecycle`
-    /// would learn (`Policy/prediction`) is dropped, and its prewarming with it.
+    /// scores: the oracle and ``Informed``. What `lifecycle` would learn (`Policy/prediction`) is
+    /// dropped, and its prewarming with it.
     static func reference(name: String, summary: String, reasonSuffix: String, lifecycle: Policy = .ios4) -> Policy {
         var policy = lifecycle
         policy.prediction = Policy.ios4.prediction
