@@ -117,9 +117,8 @@ struct ComparisonChart {
                 let fill = difference.isResolved ? color(index) : "white"
                 out += "<circle cx=\"\(f(xFor(difference.mean)))\" cy=\"\(f(y))\" r=\"5\" fill=\"\(fill)\" "
                 out += "stroke=\"\(color(index))\" stroke-width=\"2\"><title>\(escape(comparison.policies[index])): "
-                out += "\(ComparisonReport.signed(difference.mean)) [\(ComparisonReport.signed(difference.low)), "
-                out +=
-                    "\(ComparisonReport.signed(difference.high))], adjusted p \(ComparisonReport.pValue(difference.adjustedP))"
+                let shown = ComparisonReport.signedInterval(difference)
+                out += "\(shown.mean) \(shown.interval), adjusted p \(ComparisonReport.pValue(difference.adjustedP))"
                 out += "</title></circle>\n"
             }
         }

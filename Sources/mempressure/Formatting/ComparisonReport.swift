@@ -40,11 +40,54 @@ struct ComparisonReport {
     static let pairedKeys = ["launchWait", "coldRelaunchWait", "coldRelaunches", "kills", "foregroundKills"]
 
     /// A number with at most one decimal (none for whole numbers or from 1,000 up).
-    static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String { format(value, decimals: 1) }
+
+    /// A number with at most `decimals` decimals, trailing zeros dropped (none from 1,000 up).
+    static func format(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "–" }
         if abs(value) >= 1000 { return String(Int64(value.rounded())) }
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((value * Double(scale)).rounded())
+        let whole = String(scaled.magnitude / UInt64(scale))
+        var fraction = String(scaled.magnitude % UInt64(scale))
+        guard fraction != "0" else { return scaled < 0 ? "-" + whole : whole }
+        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return (scaled < 0 ? "-" : "") + whole + "." + fraction
+    }
+
+    /// The most decimals a mean and its interval are shown with: enough for one event in 100,000
+    /// samples (a mean of 0.00001).
+    static let maximumDecimals = 5
+
+    /// The decimals that a mean and the ends of its interval need so that none of them that is not
+    /// zero reads as 0: one, or more for small values (`0.003 [0.001, 0.005]`, not `0 [0, 0]`,
+    /// which would contradict a verdict of "better"), up to ``maximumDecimals``; all three are shown
+    /// with the same number.
+    static func decimals(_ values: Double...) -> Int {
+        var decimals = 1
+        for value in values where value.isFinite && value != 0 && abs(value) < 1 {
+            while decimals < maximumDecimals, format(value, decimals: decimals) == "0" {
+                decimals += 1
+            }
+        }
+        return decimals
+    }
+
+    /// `mean [low, high]`, every figure with the decimals they need together (``decimals(_:)``).
+    static func interval(mean: Double, low: Double, high: Double) -> String {
+        let places = decimals(mean, low, high)
+        return "\(format(mean, decimals: places)) [\(format(low, decimals: places)), \(format(high, decimals: places))]"
+    }
+
+    /// A paired difference, `+0.3 [+0.1, +0.5]` (the mean and its interval; ``interval(mean:low:high:)``).
+    static func signedInterval(_ difference: PairedDifference) -> (mean: String, interval: String) {
+        let places = decimals(difference.mean, difference.low, difference.high)
+        return (
+            signed(difference.mean, decimals: places),
+            "[\(signed(difference.low, decimals: places)), \(signed(difference.high, decimals: places))]"
+        )
     }
 
     /// A share's interval in percent, `[19.5, 91.8]`; an unbounded end is `−∞` or `∞`
@@ -55,8 +98,8 @@ struct ComparisonReport {
     }
 
     /// A signed number: `+1.5`, `-3`, `0`.
-    static func signed(_ value: Double) -> String {
-        let text = format(value)
+    static func signed(_ value: Double, decimals: Int = 1) -> String {
+        let text = format(value, decimals: decimals)
         return value > 0 && text != "0" ? "+" + text : text
     }
 
@@ -109,10 +152,10 @@ struct ComparisonReport {
             let best = comparison.best(for: metric)
             var row = [metric.name]
             for (index, interval) in intervals.enumerated() {
-                var cell = Self.format(interval.mean)
-                if count > 1 && metric.isDeterministic {
-                    cell += " [\(Self.format(interval.low)), \(Self.format(interval.high))]"
-                }
+                var cell =
+                    count > 1 && metric.isDeterministic
+                    ? Self.interval(mean: interval.mean, low: interval.low, high: interval.high)
+                    : Self.format(interval.mean)
                 cell += index == best ? " *" : "  "
                 row.append(cell)
             }
@@ -160,10 +203,10 @@ struct ComparisonReport {
             var first = true
             for (index, difference) in differences.enumerated() {
                 guard let difference else { continue }
+                let shown = Self.signedInterval(difference)
                 rows.append([
                     first ? metric.name.trimmingLeadingSpaces : "", comparison.policies[index],
-                    Self.signed(difference.mean),
-                    "[\(Self.signed(difference.low)), \(Self.signed(difference.high))]",
+                    shown.mean, shown.interval,
                     Self.pValue(difference.adjustedP), Self.verdict(difference, for: metric),
                 ])
                 first = false

@@ -122,16 +122,14 @@ struct SweepReport {
             for (policy, name) in definition.policies.enumerated() {
                 var row = values + [name]
                 for interval in intervals.map({ $0[policy] }) {
-                    var text = ComparisonReport.format(interval.mean)
-                    if count > 1 {
-                        text += " [\(ComparisonReport.format(interval.low)), \(ComparisonReport.format(interval.high))]"
-                    }
-                    row.append(text)
+                    row.append(
+                        count > 1
+                            ? ComparisonReport.interval(mean: interval.mean, low: interval.low, high: interval.high)
+                            : ComparisonReport.format(interval.mean))
                 }
                 if let difference = differences?[policy] {
-                    row.append(
-                        "\(ComparisonReport.signed(difference.mean)) [\(ComparisonReport.signed(difference.low)), "
-                            + "\(ComparisonReport.signed(difference.high))]")
+                    let shown = ComparisonReport.signedInterval(difference)
+                    row.append("\(shown.mean) \(shown.interval)")
                     row.append(ComparisonReport.verdict(difference, for: launchWait))
                 } else {
                     row += ["baseline", ""]
