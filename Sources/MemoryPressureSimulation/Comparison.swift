@@ -9,7 +9,9 @@ public struct Comparison: Sendable {
     public var policies: [String]
     /// The samples' labels (the seed, the user's id, the trace file), in run order.
     public var samples: [String]
-    /// `runs[p][s]`: policy `p` on sample `s`.
+    /// `runs[p][s]`: policy `p` on sample `s`. Only the first sample's runs keep their
+    /// ``SimulationRun/freeMemory`` timeline (charts draw that sample); the others' is empty, so
+    /// that memory does not grow by a timeline per run.
     public var runs: [[SimulationRun]]
     /// The device of the first sample (for level thresholds on charts).
     public var device: Device
