@@ -290,7 +290,10 @@ public struct PairedDifference: Sendable, Hashable {
         guard n > 1, sd > 0 else {
             low = mean
             high = mean
-            p = n > 1 && mean != 0 ? 0 : 1
+            // Every difference is the same, so there is no t statistic. Under "no difference" the
+            // chance that n differences all fall on one side is the exact sign test's 2 × 2^−n:
+            // 0.5 for two samples, below 0.05 from six on (it was 0, which resolved two samples).
+            p = n > 1 && mean != 0 ? Swift.min(1, 2 * Foundation.pow(0.5, Double(n))) : 1
             adjustedP = p
             method = .pairedT
             return

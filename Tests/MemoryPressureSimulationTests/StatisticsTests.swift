@@ -136,13 +136,18 @@ struct StatisticsTests {
         #expect(Statistics.holm([]) == [])
     }
 
-    @Test("identical runs give a zero difference that is not resolved; a constant shift is resolved")
+    @Test("identical runs give a zero difference that is not resolved; a constant shift is judged by the sign test")
     func degenerate() {
         let values = [1.0, 2, 3, 4]
         let same = PairedDifference(values, baseline: values)
         #expect(same.mean == 0 && !same.isResolved && same.p == 1)
+        // Four samples all one higher: no spread, so no t; the exact sign test gives 2 × 2^-4.
         let shifted = PairedDifference(values.map { $0 + 1 }, baseline: values)
-        #expect(shifted.isResolved && shifted.low == 1 && shifted.high == 1)
+        #expect(shifted.low == 1 && shifted.high == 1 && shifted.p == 0.125 && !shifted.isResolved)
+        let eight = (1...8).map(Double.init)
+        let shiftedEight = PairedDifference(eight.map { $0 - 2 }, baseline: eight)
+        #expect(shiftedEight.p == 2.0 / 256 && shiftedEight.isResolved && shiftedEight.mean == -2)
+        #expect(!PairedDifference([3], baseline: [1]).isResolved)
         #expect(MeanInterval([5]).low == 5)
     }
 
