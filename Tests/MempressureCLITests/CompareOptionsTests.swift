@@ -235,6 +235,22 @@ struct CompareOptionsTests {
         #expect(one.status == 0, "\(one.standardError)")
         #expect(one.standardOutput.contains(/predictive -?[0-9.]+ %,/), "\(one.standardOutput)")
         #expect(!one.standardOutput.contains(/predictive -?[0-9.]+ % \[/))
+        // Nor has any metric of one user: JSON gives its ends as null, CSV leaves their rows out.
+        let oneJSON = try runMempressure([
+            "compare", "--policies", "jetsam,predictive", "--seeds", "1", "--format", "json",
+        ])
+        let oneDocument = try #require(
+            try JSONSerialization.jsonObject(with: Data(oneJSON.standardOutput.utf8)) as? [String: Any])
+        let onePolicies = try #require(oneDocument["policies"] as? [[String: Any]])
+        let launchWait = try #require((onePolicies[0]["metrics"] as? [String: Any])?["launchWait"] as? [String: Any])
+        #expect(launchWait["mean"] is Double && launchWait["low"] is NSNull && launchWait["high"] is NSNull)
+        let paired = try #require((onePolicies[1]["paired"] as? [String: Any])?["launchWait"] as? [String: Any])
+        #expect(paired["difference"] is Double && paired["low"] is NSNull && paired["resolved"] as? Bool == false)
+        let oneCSV = try runMempressure(["compare", "--policies", "jetsam,predictive", "--seeds", "1", "--format", "csv"])
+        #expect(oneCSV.standardOutput.contains("jetsam,launchWait,mean,"))
+        #expect(!oneCSV.standardOutput.contains("jetsam,launchWait,low,"))
+        #expect(oneCSV.standardOutput.contains("predictive,launchWait,difference,"))
+        #expect(!oneCSV.standardOutput.contains("predictive,launchWait,differenceLow,"))
     }
 
     @Test("without --seeds the count is chosen sequentially, and the report says where and why it stopped")

@@ -93,11 +93,9 @@ struct ProfileCommand: ParsableCommand {
         return figures(samples.map { UsageProfile($0.trace) }, days: days, installed: [])
     }
 
-    /// `mean [low, high]` of `values`.
+    /// `mean [low, high]` of `values` (the mean alone for one value).
     static func interval(_ values: [Double]) -> String {
-        let interval = MeanInterval(values)
-        return "\(ComparisonReport.format(interval.mean)) [\(ComparisonReport.format(interval.low)), "
-            + "\(ComparisonReport.format(interval.high))]"
+        ComparisonReport.interval(MeanInterval(values))
     }
 
     /// `min–max` of `values`.
@@ -110,7 +108,7 @@ struct ProfileCommand: ParsableCommand {
         figures.map { figure in
             let interval = MeanInterval(figure.values)
             return "\"\(figure.key)\":{\"mean\":\(ComparisonReport.number(interval.mean)),"
-                + "\"low\":\(ComparisonReport.number(interval.low)),\"high\":\(ComparisonReport.number(interval.high)),"
+                + "\(ComparisonReport.jsonEnds(interval)),"
                 + "\"values\":[\(figure.values.map(ComparisonReport.number).joined(separator: ","))]}"
         }.joined(separator: ",")
     }

@@ -62,8 +62,7 @@ struct ComparisonChart {
                 let y = panelTop + panelHeight - height
                 out += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(barWidth - 4))\" height=\"\(f(max(height, 0)))\" "
                 out += "fill=\"\(color(index))\"><title>\(escape(comparison.policies[index])): \(escape(metric.name)) "
-                out += "\(ComparisonReport.format(interval.mean)) [\(ComparisonReport.format(interval.low)), "
-                out += "\(ComparisonReport.format(interval.high))]</title></rect>\n"
+                out += "\(ComparisonReport.interval(interval))</title></rect>\n"
                 let center = x + (barWidth - 4) / 2
                 let yLow = panelTop + panelHeight - interval.low / axis.maximum * panelHeight
                 let yHigh = panelTop + panelHeight - interval.high / axis.maximum * panelHeight

@@ -81,6 +81,23 @@ struct ComparisonReport {
         return "\(format(mean, decimals: places)) [\(format(low, decimals: places)), \(format(high, decimals: places))]"
     }
 
+    /// A metric's mean and interval, `12.5 [10.1, 14.9]`; the mean alone from fewer than two
+    /// samples, which give no interval (``interval(mean:low:high:)``).
+    static func interval(_ interval: MeanInterval) -> String {
+        interval.count < 2 ? format(interval.mean) : Self.interval(mean: interval.mean, low: interval.low, high: interval.high)
+    }
+
+    /// `"low":…,"high":…`: an interval's ends in JSON; both `null` from fewer than two `samples`,
+    /// which give no interval.
+    static func jsonEnds(low: Double, high: Double, samples: Int) -> String {
+        samples < 2 ? "\"low\":null,\"high\":null" : "\"low\":\(number(low)),\"high\":\(number(high))"
+    }
+
+    /// A metric's interval's ends in JSON (``jsonEnds(low:high:samples:)``).
+    static func jsonEnds(_ interval: MeanInterval) -> String {
+        jsonEnds(low: interval.low, high: interval.high, samples: interval.count)
+    }
+
     /// A paired difference, `+0.3 [+0.1, +0.5]` (the mean and its interval; ``interval(mean:low:high:)``).
     static func signedInterval(_ difference: PairedDifference) -> (mean: String, interval: String) {
         let places = decimals(difference.mean, difference.low, difference.high)
@@ -251,7 +268,8 @@ struct ComparisonReport {
                 item += ",\"paired\":{"
                 item += metrics.indices.compactMap { position -> String? in
                     guard let difference = differences[position][index] else { return nil }
-                    return "\"\(metrics[position].key)\":" + Self.json(difference, for: metrics[position])
+                    return "\"\(metrics[position].key)\":"
+                        + Self.json(difference, for: metrics[position], samples: comparison.samples.count)
                 }.joined(separator: ",")
                 item += "}"
             }
@@ -272,7 +290,7 @@ struct ComparisonReport {
     /// each policy's `gapToOracleClosed` of launch wait and, where it is a ratio,
     /// `gapToOracleClosedLow` and `gapToOracleClosedHigh`; then per policy and metric the `mean`,
     /// `low` and `high` of its interval, and against the baseline the `difference`,
-    /// `differenceLow`, `differenceHigh` and `adjustedP`.
+    /// `differenceLow`, `differenceHigh` and `adjustedP` (no interval's ends from one sample).
     var csv: String {
         var out = "policy,metric,statistic,sample,value\n"
         for (index, name) in comparison.policies.enumerated() {
@@ -324,32 +342,37 @@ struct ComparisonReport {
     }
 
     /// The CSV rows of one metric of one policy, in compare's and sweep's CSV: `lead` (the
-    /// policy and metric columns, and any before them), then `mean`, `low`, `high` and, with a
-    /// paired difference, `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
+    /// policy and metric columns, and any before them), then `mean`, `low`, `high` (not from fewer
+    /// than two samples, which give no interval) and, with a paired difference, `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
     static func csvRows(lead: String, _ interval: MeanInterval, _ difference: PairedDifference?) -> String {
         var out = "\(lead),mean,,\(number(interval.mean))\n"
-        out += "\(lead),low,,\(number(interval.low))\n"
-        out += "\(lead),high,,\(number(interval.high))\n"
+        if interval.count > 1 {
+            out += "\(lead),low,,\(number(interval.low))\n"
+            out += "\(lead),high,,\(number(interval.high))\n"
+        }
         if let difference {
             out += "\(lead),difference,,\(number(difference.mean))\n"
-            out += "\(lead),differenceLow,,\(number(difference.low))\n"
-            out += "\(lead),differenceHigh,,\(number(difference.high))\n"
+            if interval.count > 1 {
+                out += "\(lead),differenceLow,,\(number(difference.low))\n"
+                out += "\(lead),differenceHigh,,\(number(difference.high))\n"
+            }
             out += "\(lead),adjustedP,,\(probability(difference.adjustedP))\n"
         }
         return out
     }
 
-    /// `{"mean":…,"low":…,"high":…,"best":…}`: one metric of one policy, in compare's and sweep's JSON.
+    /// `{"mean":…,"low":…,"high":…,"best":…}`: one metric of one policy, in compare's and sweep's JSON
+    /// (``jsonEnds(_:)``).
     static func json(_ interval: MeanInterval, best: Bool) -> String {
-        "{\"mean\":\(number(interval.mean)),\"low\":\(number(interval.low)),\"high\":\(number(interval.high)),"
-            + "\"best\":\(best)}"
+        "{\"mean\":\(number(interval.mean)),\(jsonEnds(interval)),\"best\":\(best)}"
     }
 
     /// `{"difference":…,"low":…,"high":…,"p":…,"adjustedP":…,"method":…,"resolved":…,"verdict":…}`:
-    /// one paired difference against the baseline, in compare's and sweep's JSON.
-    static func json(_ difference: PairedDifference, for metric: MetricDefinition) -> String {
-        "{\"difference\":\(number(difference.mean)),\"low\":\(number(difference.low)),"
-            + "\"high\":\(number(difference.high)),\"p\":\(probability(difference.p)),"
+    /// one paired difference against the baseline, in compare's and sweep's JSON (`low` and `high`
+    /// are `null` from fewer than two `samples`: ``jsonEnds(low:high:samples:)``).
+    static func json(_ difference: PairedDifference, for metric: MetricDefinition, samples: Int) -> String {
+        let ends = jsonEnds(low: difference.low, high: difference.high, samples: samples)
+        return "{\"difference\":\(number(difference.mean)),\(ends),\"p\":\(probability(difference.p)),"
             + "\"adjustedP\":\(probability(difference.adjustedP)),\"method\":\"\(difference.method.rawValue)\","
             + "\"resolved\":\(difference.isResolved),\"verdict\":\"\(verdict(difference, for: metric))\"}"
     }

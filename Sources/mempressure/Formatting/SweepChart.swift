@@ -89,8 +89,7 @@ struct SweepChart {
             for ((value, point), label) in zip(zip(xs, points), swept.values) {
                 out += "<circle cx=\"\(f(xFor(value)))\" cy=\"\(f(yFor(point.mean)))\" r=\"3.5\" fill=\"\(color)\">"
                 out += "<title>\(e(definition.policies[policy])) at \(e(swept.name))=\(e(label)): "
-                out += "\(ComparisonReport.format(point.mean)) [\(ComparisonReport.format(point.low)), "
-                out += "\(ComparisonReport.format(point.high))]</title></circle>\n"
+                out += "\(ComparisonReport.interval(point))</title></circle>\n"
             }
             let legendY = top + 10 + Double(policy) * 20
             out +=

@@ -65,7 +65,8 @@ struct SweepReport {
                     entry += metrics.indices.compactMap { position -> String? in
                         guard let difference = differences[position][policy] else { return nil }
                         return "\"\(metrics[position].key)\":"
-                            + ComparisonReport.json(difference, for: metrics[position])
+                            + ComparisonReport.json(
+                                difference, for: metrics[position], samples: intervals[position][policy].count)
                     }.joined(separator: ",")
                     entry += "}"
                 }
