@@ -81,7 +81,9 @@ def main() -> None:
         row += [f"{by_name[label(name)]['metrics']['launchWait']['mean']:.1f}" for name in policies]
         for name in learners:
             paired = by_name[label(name)]["paired"]["launchWait"]
-            row.append(f"{paired['difference']:+.1f} [{paired['low']:+.1f}, {paired['high']:+.1f}] {paired['verdict']}")
+            # One sample has no interval: its ends are null.
+            ends = "" if paired["low"] is None else f" [{paired['low']:+.1f}, {paired['high']:+.1f}]"
+            row.append(f"{paired['difference']:+.1f}{ends} {paired['verdict']}")
         for name in learners:
             gap = by_name[label(name)].get("gapToOracleClosed")
             interval = by_name[label(name)].get("gapToOracleClosedInterval")
