@@ -169,10 +169,7 @@ struct ComparisonReport {
             let best = comparison.best(for: metric)
             var row = [metric.name]
             for (index, interval) in intervals.enumerated() {
-                var cell =
-                    count > 1 && metric.isDeterministic
-                    ? Self.interval(mean: interval.mean, low: interval.low, high: interval.high)
-                    : Self.format(interval.mean)
+                var cell = metric.isDeterministic ? Self.interval(interval) : Self.format(interval.mean)
                 cell += index == best ? " *" : "  "
                 row.append(cell)
             }
@@ -342,8 +339,9 @@ struct ComparisonReport {
     }
 
     /// The CSV rows of one metric of one policy, in compare's and sweep's CSV: `lead` (the
-    /// policy and metric columns, and any before them), then `mean`, `low`, `high` (not from fewer
-    /// than two samples, which give no interval) and, with a paired difference, `difference`, `differenceLow`, `differenceHigh` and `adjustedP`.
+    /// policy and metric columns, and any before them), then `mean`, `low`, `high` and, with a
+    /// paired difference, `difference`, `differenceLow`, `differenceHigh` and `adjustedP`; no
+    /// interval's ends from fewer than two samples, which give no interval.
     static func csvRows(lead: String, _ interval: MeanInterval, _ difference: PairedDifference?) -> String {
         var out = "\(lead),mean,,\(number(interval.mean))\n"
         if interval.count > 1 {

@@ -123,10 +123,7 @@ struct SweepReport {
             for (policy, name) in definition.policies.enumerated() {
                 var row = values + [name]
                 for interval in intervals.map({ $0[policy] }) {
-                    row.append(
-                        count > 1
-                            ? ComparisonReport.interval(mean: interval.mean, low: interval.low, high: interval.high)
-                            : ComparisonReport.format(interval.mean))
+                    row.append(ComparisonReport.interval(interval))
                 }
                 if let difference = differences?[policy] {
                     let shown = ComparisonReport.signedInterval(difference)
