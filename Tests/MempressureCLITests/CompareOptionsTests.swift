@@ -246,7 +246,9 @@ struct CompareOptionsTests {
         #expect(launchWait["mean"] is Double && launchWait["low"] is NSNull && launchWait["high"] is NSNull)
         let paired = try #require((onePolicies[1]["paired"] as? [String: Any])?["launchWait"] as? [String: Any])
         #expect(paired["difference"] is Double && paired["low"] is NSNull && paired["resolved"] as? Bool == false)
-        let oneCSV = try runMempressure(["compare", "--policies", "jetsam,predictive", "--seeds", "1", "--format", "csv"])
+        let oneCSV = try runMempressure([
+            "compare", "--policies", "jetsam,predictive", "--seeds", "1", "--format", "csv",
+        ])
         #expect(oneCSV.standardOutput.contains("jetsam,launchWait,mean,"))
         #expect(!oneCSV.standardOutput.contains("jetsam,launchWait,low,"))
         #expect(oneCSV.standardOutput.contains("predictive,launchWait,difference,"))

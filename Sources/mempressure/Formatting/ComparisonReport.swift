@@ -84,7 +84,8 @@ struct ComparisonReport {
     /// A metric's mean and interval, `12.5 [10.1, 14.9]`; the mean alone from fewer than two
     /// samples, which give no interval (``interval(mean:low:high:)``).
     static func interval(_ interval: MeanInterval) -> String {
-        interval.count < 2 ? format(interval.mean) : Self.interval(mean: interval.mean, low: interval.low, high: interval.high)
+        guard interval.count > 1 else { return format(interval.mean) }
+        return Self.interval(mean: interval.mean, low: interval.low, high: interval.high)
     }
 
     /// `"low":…,"high":…`: an interval's ends in JSON; both `null` from fewer than two `samples`,
