@@ -75,10 +75,20 @@ struct ComparisonReport {
         return decimals
     }
 
+    /// A mean and `[low, high]`, every figure with the decimals they need together (``decimals(_:)``);
+    /// `signed` adds a `+` to positive figures, as for a difference.
+    private static func shown(
+        mean: Double, low: Double, high: Double, signed isSigned: Bool
+    ) -> (mean: String, interval: String) {
+        let places = decimals(mean, low, high)
+        let text = { (value: Double) in isSigned ? signed(value, decimals: places) : format(value, decimals: places) }
+        return (text(mean), "[\(text(low)), \(text(high))]")
+    }
+
     /// `mean [low, high]`, every figure with the decimals they need together (``decimals(_:)``).
     static func interval(mean: Double, low: Double, high: Double) -> String {
-        let places = decimals(mean, low, high)
-        return "\(format(mean, decimals: places)) [\(format(low, decimals: places)), \(format(high, decimals: places))]"
+        let figures = shown(mean: mean, low: low, high: high, signed: false)
+        return "\(figures.mean) \(figures.interval)"
     }
 
     /// A metric's mean and interval, `12.5 [10.1, 14.9]`; the mean alone from fewer than two
@@ -101,11 +111,7 @@ struct ComparisonReport {
 
     /// A paired difference, `+0.3 [+0.1, +0.5]` (the mean and its interval; ``interval(mean:low:high:)``).
     static func signedInterval(_ difference: PairedDifference) -> (mean: String, interval: String) {
-        let places = decimals(difference.mean, difference.low, difference.high)
-        return (
-            signed(difference.mean, decimals: places),
-            "[\(signed(difference.low, decimals: places)), \(signed(difference.high, decimals: places))]"
-        )
+        shown(mean: difference.mean, low: difference.low, high: difference.high, signed: true)
     }
 
     /// A share's interval in percent, `[19.5, 91.8]`; an unbounded end is `−∞` or `∞`
