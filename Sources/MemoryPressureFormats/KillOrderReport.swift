@@ -71,23 +71,37 @@ public struct KillOrderReport {
         return out + "}\n"
     }
 
-    /// CSV with a header row; footprints in bytes; protected apps follow with an empty rank.
+    /// CSV with a header row; footprints in bytes; protected apps follow with an empty rank. On a
+    /// real report every row starts with the report's number in its file (`report`, from 1) and
+    /// ends with the process's `pid` and whether the report says it was `killed`, so the rows of
+    /// a log's reports can follow one header (``csvRows``).
     ///
     /// - Complexity: O(size of the report)
     public var csv: String {
-        var out = "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "")
+        var out = evidence == nil ? "" : "report,"
+        out += "rank,app,state,band,footprint,notice,reason" + (explain ? ",key" : "")
         out += (evidence == nil ? "" : ",pid,killed") + "\n"
+        return out + csvRows
+    }
+
+    /// ``csv`` without its header row.
+    ///
+    /// - Complexity: O(size of the report)
+    public var csvRows: String {
+        var out = ""
+        let report = evidence.map { ["\($0.index)"] } ?? []
         for row in order {
-            var fields = [
-                "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, "\(row.footprint.value)",
-                row.notice.rawValue, row.reason,
-            ]
+            var fields =
+                report + [
+                    "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, "\(row.footprint.value)",
+                    row.notice.rawValue, row.reason,
+                ]
             if explain { fields.append(Self.hex(row.key)) }
             if let evidence { fields += evidence.csvFields(of: row.app) }
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }
         for entry in protected {
-            var fields = ["", entry.app.rawValue, "", "protected", "", "", entry.reason]
+            var fields = report + ["", entry.app.rawValue, "", "protected", "", "", entry.reason]
             if explain { fields.append("") }
             if let evidence { fields += evidence.csvFields(of: entry.app) }
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"

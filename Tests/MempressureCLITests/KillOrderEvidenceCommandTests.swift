@@ -127,4 +127,41 @@ struct KillOrderEvidenceCommandTests {
         let policies = try runMempressure(["kill-order", "evidence/linux-oom/02-largest-dies.log", "--policies", "a,,b"])
         #expect(policies.status == 64)
     }
+
+    @Test("The README's example: every listed policy's rank of the kernel's victim, the same text as its golden file and the README")
+    func readmeExample() throws {
+        let command = [
+            "kill-order", "evidence/linux-oom/06-page-tables.log", "--limit", "3", "--policies", "linux-oom,earlyoom,ios4",
+        ]
+        let result = try runMempressure(command)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("where each policy ranks what the kernel killed:"))
+        let golden = goldenMismatch(result.standardOutput, "kill-order/evidence-06-page-tables-policies.table")
+        #expect(golden == nil, "\(golden ?? "")")
+        let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
+        #expect(readme.contains("$ mempressure " + command.joined(separator: " ") + "\n" + result.standardOutput))
+    }
+
+    @Test("csv of a log of two reports: one header, each row with its report's number, pid and killed; --policies noted")
+    func csvOfSeveralReports() throws {
+        let result = try runMempressure([
+            "kill-order", "evidence/linux-oom/04-shmem.log", "--format", "csv", "--policies", "earlyoom",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first?.map(String.init) == [
+            "report", "rank", "app", "state", "band", "footprint", "notice", "reason", "pid", "killed",
+        ])
+        let body = rows.dropFirst()
+        #expect(Set(body.map { String($0[0]) }) == ["1", "2"])
+        #expect(body.allSatisfy { $0.count == 10 && Int($0[8]) != nil })
+        for report in ["1", "2"] {
+            let killed = body.filter { $0[0] == report && $0[9] == "true" }
+            #expect(killed.count == 1 && killed.first?[1] == "1", "report \(report): the victim ranks first")
+        }
+        #expect(result.standardError.contains("--format csv carries the kill order"))
+        let single = try runMempressure(["kill-order", "evidence/linux-oom/06-page-tables.log", "--format", "csv"])
+        #expect(single.standardError.isEmpty)
+        #expect(single.standardOutput.hasPrefix("report,rank,app,"))
+    }
 }

@@ -191,7 +191,15 @@ struct KillOrderCommand: ParsableCommand {
             let documents = reports.map { String($0.json.dropLast()) }
             try StandardOutput.write(documents.count == 1 ? documents[0] + "\n" : "[" + documents.joined(separator: ",") + "]\n")
         case .jsonl: try StandardOutput.write(reports.map(\.json).joined())
-        case .csv: try StandardOutput.write(reports.map(\.csv).joined(separator: "\n"))
+        case .csv:
+            // One header; each row names its report. The policies' ranks are a second table, which
+            // CSV cannot carry beside the first.
+            if !others.isEmpty {
+                StandardError.write(
+                    "mempressure: note: --format csv carries the kill order; where --policies ranks the victims "
+                        + "is in --format table or json\n")
+            }
+            try StandardOutput.write((reports.first?.csv ?? "") + reports.dropFirst().map(\.csvRows).joined())
         }
     }
 
