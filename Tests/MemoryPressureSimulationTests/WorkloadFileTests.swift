@@ -97,7 +97,10 @@ struct WorkloadFileTests {
             ("apps:\n  views: { count: 3 }", 2, "apps.views.count", "expected [min, max], found"),
             ("apps:\n  views: { count: [4, 2] }", 2, "apps.views.count", "2"),
             ("apps:\n  purgeable: { median: 4MiB, p99: 1MiB }", 2, "apps.purgeable", "expected 0 < median ≤ p99"),
-            ("usage:\n  lockSeconds: { median: 60 }", 2, "usage.lockSeconds", "expected numbers \"median\" and \"p99\""),
+            (
+                "usage:\n  lockSeconds: { median: 60 }", 2, "usage.lockSeconds",
+                "expected numbers \"median\" and \"p99\""
+            ),
             ("usage:\n  hours: -1", 2, "usage", "key \"hours\": expected a number ≥ 0"),
             ("user:\n  extraAppsPerSession: 21", 2, "user", "key \"extraAppsPerSession\": expected 0...20"),
             ("user:\n  sleep: { mean: 31 }", 2, "user.sleep", "expected mean in 0...30 hours and sd in 0...6"),
@@ -116,7 +119,8 @@ struct WorkloadFileTests {
                 3, "user.kinds[0]", "key \"backgroundMode\": expected audio, location or voip, found \"fm\""
             ),
             (
-                "user:\n  kinds:\n    - { name: a, share: 1%, footprint: { median: 1MiB, p99: 2MiB }, evening: 101 }", 3,
+                "user:\n  kinds:\n    - { name: a, share: 1%, footprint: { median: 1MiB, p99: 2MiB }, evening: 101 }",
+                3,
                 "user.kinds[0]", "key \"evening\": expected a factor 0...100, found 101"
             ),
         ])

@@ -134,7 +134,8 @@ struct BackgroundModeUseTests {
             ("[radio]", "key \"backgroundModes\": expected audio, location or voip, found \"radio\""),
             ("[]", "key \"backgroundModes\": expected at least one mode"),
         ] {
-            let text = Self.byMode.replacingOccurrences(of: "backgroundModes: [audio]", with: "backgroundModes: \(modes)")
+            let text = Self.byMode.replacingOccurrences(
+                of: "backgroundModes: [audio]", with: "backgroundModes: \(modes)")
             do {
                 _ = try Policy(yaml: text, file: "by-mode.yaml")
                 Issue.record("accepted backgroundModes: \(modes)")

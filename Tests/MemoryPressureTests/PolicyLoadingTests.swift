@@ -440,7 +440,8 @@ struct PolicySchemaTests {
         #expect(
             policy.limits == [
                 AppLimit(
-                    matches: [AppMatch(names: ["big"])], active: .fixed(.bytes(.gibibytes(1))), inactive: nil, fatal: false),
+                    matches: [AppMatch(names: ["big"])], active: .fixed(.bytes(.gibibytes(1))), inactive: nil,
+                    fatal: false),
                 AppLimit(matches: [AppMatch()], active: nil, inactive: .fixed(.bytes(.mebibytes(100))), fatal: true),
             ])
     }
@@ -484,5 +485,92 @@ struct PolicySchemaTests {
              "protect":[{"match":{"oomScoreAdj":-1000},"reason":"oom_score_adj -1000 (OOM_SCORE_ADJ_MIN) is never killed"}]}
             """
         #expect(try Policy(yaml: json, file: "linux-oom.json") == linux)
+    }
+}
+
+/// The refusals of the less used sections: each at its line, with the key and what was expected.
+@Suite("Policy loading errors, section by section")
+struct PolicySectionErrorTests {
+    /// A compression section with its mechanism, apps, capacity, ratio and compressible share.
+    static let zram =
+        "compression: { mechanism: zram, match: { states: [suspended] }, capacity: 10%, ratio: 2, compressible: 0.5"
+
+    /// Lines appended to `valid` (they start at line 12), or a replacement of its `match` (line 10).
+    static let cases: [(text: String, line: Int, message: String)] = [
+        (
+            valid + "preferences:\n  - { pattern: chrome }\n", 13,
+            "missing key \"score\": expected an integer from -1000"
+        ),
+        (
+            valid + "limits:\n  - { match: { states: [suspended] } }\n", 13,
+            "expected an \"active\" or an \"inactive\" limit"
+        ),
+        (
+            valid + "purge:\n  severe: [offscreenViews]\n", 13,
+            "unknown key \"severe\": expected warning, urgent or critical"
+        ),
+        (
+            valid + "purge:\n  warning: offscreenViews\n", 13,
+            "expected a list such as [offscreenViews, purgeableCaches]"
+        ),
+        (
+            valid + "purge:\n  warning: [1]\n", 13,
+            "expected offscreenViews, purgeableCaches or suspendedOffscreenViews, found"
+        ),
+        (valid + "purge:\n  warning: [everything]\n", 13, "found \"everything\""),
+        (
+            valid + "oomScoreAdjByState:\n  zombie: 5\n", 13,
+            "unknown key \"zombie\": expected active, inactive, background or suspended"
+        ),
+        (valid + "relaunch: { coldFixed: -1 }\n", 12, "key \"coldFixed\": expected"),
+        (
+            valid + "compression: { capacity: 10% }\n", 12,
+            "missing key \"mechanism\": expected compressor, zram, swap or zswap"
+        ),
+        (
+            valid + "\(zram) }\n", 12, "missing key \"startBelow\""
+        ),
+        (
+            valid + "\(zram), startBelow: 5% }\n", 12, "missing key \"stopAt\""
+        ),
+        (
+            valid + "\(zram), startBelow: midWatermark, stopAt: 5% }\n", 12,
+            "expected minWatermark, lowWatermark or highWatermark, found \"midWatermark\""
+        ),
+        (
+            replacing(
+                line: 10,
+                with: ["    match: { states: [suspended] }", "    killBelow: [{ amount: 5% }, { amount: 4% }]"]),
+            11, "only the last tier may leave out \"upTo\""
+        ),
+        (replacing(line: 10, with: ["    match: []"]), 10, "expected at least one condition"),
+        (
+            replacing(line: 10, with: ["    match: { oomScoreAdj: [900, 100] }"]), 10,
+            "expected [min, max] with min ≤ max, found [900, 100]"
+        ),
+        (
+            replacing(line: 10, with: ["    match: { oomScoreAdj: high }"]), 10,
+            "expected an integer or a range [min, max], found"
+        ),
+    ]
+
+    @Test("each refusal names its line and what was expected", arguments: cases.indices)
+    func refusal(index: Int) {
+        let (text, line, message) = Self.cases[index]
+        let found = problems(text)
+        #expect(
+            found.contains { $0.line == line && $0.message.contains(message) && $0.file == "p.yaml" },
+            "\(found.map(\.description))")
+    }
+
+    @Test("more than 127 bands is refused (the band rank is 7 bits of the kill key)")
+    func tooManyBands() {
+        let bands = (0..<128).flatMap { ["  - name: b\($0)", "    match: { states: [suspended] }", "    reason: r"] }
+        let text = replacing(line: 9, with: bands, in: valid)
+            .replacingOccurrences(
+                of: "    match: { states: [suspended] }\n    reason: heaviest suspended app\n", with: "")
+        #expect(
+            problems(text).contains { $0.message.contains("expected at most 127 bands, found 128") },
+            "\(problems(text))")
     }
 }

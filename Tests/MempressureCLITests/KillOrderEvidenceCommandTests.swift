@@ -88,25 +88,31 @@ struct KillOrderEvidenceCommandTests {
         #expect(single.standardOutput.contains("it passed its own memory limit, which is not a choice among processes"))
         #expect(single.standardOutput.contains("killed by jetsam"))
         // Forced, a report that is not one is refused naming the file and what was expected.
-        let forced = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--input-format", "jetsam-event"])
+        let forced = try runMempressure([
+            "kill-order", "Examples/snapshots/phone.yaml", "--input-format", "jetsam-event",
+        ])
         #expect(forced.status == 65)
         #expect(forced.standardError.contains("Examples/snapshots/phone.yaml:"), "\(forced.standardError)")
     }
 
     @Test("A report on standard input is recognised too")
     func standardInput() throws {
-        let text = try String(contentsOfFile: PackagePaths.path("evidence/linux-oom/08-adj-max-small.log"), encoding: .utf8)
+        let text = try String(
+            contentsOfFile: PackagePaths.path("evidence/linux-oom/08-adj-max-small.log"), encoding: .utf8)
         let result = try runMempressure(["kill-order", "-", "--format", "json"], input: text)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("\"source\":\"<stdin>\""))
         #expect(result.standardOutput.contains("\"killed\":true"))
     }
 
-    @Test("A malformed task row exits 65 naming the file, line and column; a file with no report, 65 saying what was expected")
+    @Test(
+        "A malformed task row exits 65 naming the file, line and column; a file with no report, 65 saying what was expected"
+    )
     func errors() throws {
         let directory = try scratchDirectory("kill-order-evidence")
         let bad = directory.appendingPathComponent("bad.log")
-        let text = try String(contentsOfFile: PackagePaths.path("evidence/linux-oom/02-largest-dies.log"), encoding: .utf8)
+        let text = try String(
+            contentsOfFile: PackagePaths.path("evidence/linux-oom/02-largest-dies.log"), encoding: .utf8)
         // The row of `medium`, its rss column replaced: "[  345.019722] [   5929]     0  5929    19649    18885 …".
         var lines = text.components(separatedBy: "\n")
         let row = try #require(lines.firstIndex { $0.hasSuffix(" medium") })
@@ -124,14 +130,19 @@ struct KillOrderEvidenceCommandTests {
         ])
         #expect(snapshot.status == 65)
         #expect(snapshot.standardError.contains("no kernel OOM report found"))
-        let policies = try runMempressure(["kill-order", "evidence/linux-oom/02-largest-dies.log", "--policies", "a,,b"])
+        let policies = try runMempressure([
+            "kill-order", "evidence/linux-oom/02-largest-dies.log", "--policies", "a,,b",
+        ])
         #expect(policies.status == 64)
     }
 
-    @Test("The README's example: every listed policy's rank of the kernel's victim, the same text as its golden file and the README")
+    @Test(
+        "The README's example: each listed policy's rank of the kernel's victim, as in its golden file and the README"
+    )
     func readmeExample() throws {
         let command = [
-            "kill-order", "evidence/linux-oom/06-page-tables.log", "--limit", "3", "--policies", "linux-oom,earlyoom,ios4",
+            "kill-order", "evidence/linux-oom/06-page-tables.log", "--limit", "3", "--policies",
+            "linux-oom,earlyoom,ios4",
         ]
         let result = try runMempressure(command)
         #expect(result.status == 0, "\(result.standardError)")
@@ -142,16 +153,20 @@ struct KillOrderEvidenceCommandTests {
         #expect(readme.contains("$ mempressure " + command.joined(separator: " ") + "\n" + result.standardOutput))
     }
 
-    @Test("csv of a log of two reports: one header, each row with its report's number, pid and killed; --policies noted")
+    @Test(
+        "csv of a log of two reports: one header, each row with its report's number, pid and killed; --policies noted")
     func csvOfSeveralReports() throws {
         let result = try runMempressure([
             "kill-order", "evidence/linux-oom/04-shmem.log", "--format", "csv", "--policies", "earlyoom",
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        let rows = result.standardOutput.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.first?.map(String.init) == [
-            "report", "rank", "app", "state", "band", "footprint", "notice", "reason", "pid", "killed",
-        ])
+        let rows = result.standardOutput.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        #expect(
+            rows.first?.map(String.init) == [
+                "report", "rank", "app", "state", "band", "footprint", "notice", "reason", "pid", "killed",
+            ])
         let body = rows.dropFirst()
         #expect(Set(body.map { String($0[0]) }) == ["1", "2"])
         #expect(body.allSatisfy { $0.count == 10 && Int($0[8]) != nil })

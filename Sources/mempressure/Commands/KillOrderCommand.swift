@@ -89,14 +89,18 @@ struct KillOrderCommand: ParsableCommand {
         }
         if let policies {
             for name in Self.policyNames(policies) where !Policy.shippedNames.contains(name) && name != "all" {
-                guard !name.isEmpty else { throw ValidationError("--policies: expected policy names separated by commas") }
+                guard !name.isEmpty else {
+                    throw ValidationError("--policies: expected policy names separated by commas")
+                }
             }
         }
     }
 
     /// The names in a `--policies` list (`all`: every shipped policy).
     static func policyNames(_ list: String) -> [String] {
-        let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         return names == ["all"] ? Policy.shippedNames : names
     }
 
@@ -122,7 +126,9 @@ struct KillOrderCommand: ParsableCommand {
             if let file, let streamed = Self.streamedEngine(file, policy: policy) {
                 engine = streamed
             } else {
-                let parsed = try machine.map(\.engineSnapshot) ?? Self.snapshot(from: file!, name: InputFile.displayName(snapshot ?? "-"))
+                let parsed =
+                    try machine.map(\.engineSnapshot)
+                    ?? Self.snapshot(from: file!, name: InputFile.displayName(snapshot ?? "-"))
                 do throws(EngineError) {
                     engine = try PressureEngine(snapshot: parsed, policy: policy)
                 } catch {
@@ -189,7 +195,8 @@ struct KillOrderCommand: ParsableCommand {
         case .table: try StandardOutput.write(reports.map(\.table).joined(separator: "\n"))
         case .json:
             let documents = reports.map { String($0.json.dropLast()) }
-            try StandardOutput.write(documents.count == 1 ? documents[0] + "\n" : "[" + documents.joined(separator: ",") + "]\n")
+            try StandardOutput.write(
+                documents.count == 1 ? documents[0] + "\n" : "[" + documents.joined(separator: ",") + "]\n")
         case .jsonl: try StandardOutput.write(reports.map(\.json).joined())
         case .csv:
             // One header; each row names its report. The policies' ranks are a second table, which
@@ -243,7 +250,9 @@ struct KillOrderCommand: ParsableCommand {
         case .earlyoom:
             var parser = EarlyoomLogParser(file: name)
             try forEachLine(file, name: name) { line, number throws(InputError) in
-                if let kill = try parser.consume(line, lineNumber: number) { evidence.append(kill.evidence(source: name)) }
+                if let kill = try parser.consume(line, lineNumber: number) {
+                    evidence.append(kill.evidence(source: name))
+                }
             }
         }
         guard !evidence.isEmpty else {
@@ -320,7 +329,8 @@ struct KillOrderCommand: ParsableCommand {
     static func pressureRuleNote(_ engine: PressureEngine, live: Bool) -> String? {
         guard let rule = engine.policy.memoryPressureLimit else { return nil }
         var note = String(
-            format: "memory-pressure rule: once PSI full avg10 has stayed above %.2f%% for %g s (with reclaim in the last %g s), ",
+            format:
+                "memory-pressure rule: once PSI full avg10 has stayed above %.2f%% for %g s (with reclaim in the last %g s), ",
             rule.limitPercent, rule.durationSeconds, rule.reclaimWithinSeconds)
         note += "it kills the app with the most resident memory instead"
         if let victim = engine.memoryPressureLimitVictim { note += ": \(victim.escaped)" }
