@@ -26,25 +26,6 @@ struct DelimitedText {
         var message: String
     }
 
-    /// Every record of `text`, separated by `separator`; empty lines are skipped.
-    ///
-    /// - Complexity: O(length of `text`)
-    static func records(_ text: String, separator: Unicode.Scalar) throws(SyntaxError) -> [Record] {
-        let lines = ByteLineReader(.bytes(Array(text.utf8)), file: "", byteOrderMarks: 1)
-        var reader = Reader(lines: lines, separator: separator)
-        var records: [Record] = []
-        do throws(ReadError) {
-            while let record = try reader.next() { records.append(record) }
-        } catch {
-            switch error {
-            case .syntax(let syntax): throw syntax
-            // A String is UTF-8 and its lines are not limited here.
-            case .input(let input): preconditionFailure("text in memory failed to read: \(input)")
-            }
-        }
-        return records
-    }
-
     /// Why ``Reader/next()`` stopped: the text's syntax, or reading the input.
     enum ReadError: Error {
         /// A quoted field that never ends, or text after a closing quote.

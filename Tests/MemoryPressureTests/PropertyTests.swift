@@ -106,6 +106,26 @@ struct PropertyTests {
         }
     }
 
+    @Test("a size encodes as its number of bytes and decodes from that number or from a size with units")
+    func sizesCodable() async throws {
+        await propertyCheck(count: 300, input: Gen.int64(in: 0...Bytes.maximum.value)) { value in
+            let bytes = Bytes(value)
+            let encoded = try JSONEncoder().encode([bytes])
+            #expect(String(decoding: encoded, as: UTF8.self) == "[\(value)]")
+            #expect(try JSONDecoder().decode([Bytes].self, from: encoded) == [bytes])
+            let mebibytes = value >> 20
+            let text = Data("[\"\(mebibytes)MiB\"]".utf8)
+            #expect(try JSONDecoder().decode([Bytes].self, from: text) == [Bytes(mebibytes << 20)])
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Bytes].self, from: Data("[\"lots\"]".utf8)) }
+        do {
+            _ = try JSONDecoder().decode([Bytes].self, from: Data("[\"12 parsecs\"]".utf8))
+            Issue.record("decoded \"12 parsecs\" as a size")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.contains("expected a size such as 4096, \"512MiB\" or \"1.5GiB\""))
+        }
+    }
+
     @Test("any printable id matches its own escaped, anchored pattern and nothing longer")
     func literalPatterns() async throws {
         let alphabet = Array("abcXYZ019") + Array(".*+?()[]{}|^$\\-_ /")
