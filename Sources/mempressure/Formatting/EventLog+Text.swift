@@ -1,17 +1,9 @@
 import MemoryPressure
 import MemoryPressureFormats
 
-/// The `text` form of the event log: one aligned line per event, for people.
+/// The `text` form of the event log: one aligned line per event (time, event type, app,
+/// details), for people: ``header(_:)``, then ``append(_:widths:to:)``.
 enum EventLogText {
-    /// Formats `events` as aligned lines: time, event type, app, details.
-    static func format(_ events: [Event]) -> String {
-        var widths = Widths()
-        widths.measure(events)
-        var out = header(widths)
-        append(events, widths: widths, to: &out)
-        return out
-    }
-
     /// The widths of the time and app columns: the widest of every event of the log, so a log
     /// printed as it is produced (``header(_:)``, then ``append(_:widths:to:)`` batch by batch)
     /// needs them from a first pass over the same events.
