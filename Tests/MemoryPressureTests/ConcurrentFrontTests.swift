@@ -116,7 +116,8 @@ struct ConcurrentFrontTests {
 
     @Test("a callback re-entering the front on its own thread is deferred, not deadlocked")
     func reentryThroughTheFront() throws {
-        let shared = try SharedPressureEngine(device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)), policy: .ios4)
+        let shared = try SharedPressureEngine(
+            device: Device(memory: .mebibytes(512), reserved: .mebibytes(96)), policy: .ios4)
         try shared.apply(.launch("F", mib: 330), at: 0)
         let calls = Atomic<Int>(0)
         try shared.withEngine { (engine) throws(EngineError) in
@@ -161,7 +162,9 @@ struct ConcurrentFrontTests {
                         if n % 2 == 0 {
                             try await actor.changeFootprints(batch, at: launched)
                         } else {
-                            for change in batch { try await actor.changeFootprint(of: change.app, by: change.delta, at: launched) }
+                            for change in batch {
+                                try await actor.changeFootprint(of: change.app, by: change.delta, at: launched)
+                            }
                         }
                     }
                     return net
@@ -189,8 +192,13 @@ struct ConcurrentFrontTests {
         #expect(throws: BatchError(completed: 2, error: .unknownApp("Nobody"))) { try shared.apply(batch) }
         #expect(shared.withEngine { $0.status(of: "A")!.footprint } == .mebibytes(11))
         let a = shared.reference(to: "A")!
-        #expect(throws: BatchError(completed: 1, error: .freesMoreThanHeld("A", requested: .mebibytes(20), held: .mebibytes(12)))) {
-            try shared.changeFootprints([FootprintChange(a, by: .mebibytes(1)), FootprintChange(a, by: .mebibytes(-20))])
+        #expect(
+            throws: BatchError(
+                completed: 1, error: .freesMoreThanHeld("A", requested: .mebibytes(20), held: .mebibytes(12)))
+        ) {
+            try shared.changeFootprints([
+                FootprintChange(a, by: .mebibytes(1)), FootprintChange(a, by: .mebibytes(-20)),
+            ])
         }
         #expect(shared.accountant.totalFootprint == .mebibytes(12))
     }
@@ -205,5 +213,61 @@ struct ConcurrentFrontEventTests {
         shared.finishEvents()
         try shared.apply(.launch("A", mib: 10), at: 0)
         #expect(shared.droppedEvents == 4)  // notRunning→inactive, didFinishLaunching, inactive→active, didBecomeActive
+    }
+}
+
+/// The fronts' calls that the stress tests above do not make: an engine set up before the actor
+/// owns it, a batch of actions through the actor, its event stream read to the end, the level
+/// and the kill order read through each front, and footprint changes at a given time.
+@Suite("Concurrent front: every call")
+struct ConcurrentFrontCallTests {
+    /// 200 MiB usable under ios4: level 1 below 30 MiB free, kills from level 2 (below 20 MiB).
+    static let small = Device(memory: .mebibytes(256), reserved: .mebibytes(56))
+
+    @Test("the actor owns a prepared engine, applies a batch in one hop, and streams its events in order")
+    func actorCalls() async throws {
+        let engine = try PressureEngine(device: Self.small, policy: .ios4)
+        try engine.apply(.launch("A", mib: 60), at: 0)
+        let actor = PressureEngineActor(wrapping: engine, eventBuffer: 256)
+        try await actor.apply([
+            TimedAction(.open("B", mib: 60), at: 1), TimedAction(.open("C", mib: 50), at: 2),
+            TimedAction(.allocate("C", mib: 5), at: 3),
+        ])
+        // 175 MiB of 200 held, 12.5 % free: the warning level, no kill yet; A and B (suspended, as
+        // heavy as each other: by id) are next.
+        #expect(await actor.level == .warning)
+        #expect(await actor.killOrder(limit: 5).map(\.app) == ["A", "B", "C"])
+        actor.finishEvents()
+        var kinds: [String] = []
+        var last = -1.0
+        for await event in actor.events {
+            #expect(event.time >= last)
+            last = event.time
+            kinds.append(String(event.jsonLine.split(separator: "\"")[5]))
+        }
+        // A's launch, logged before the actor took the engine, comes first (notRunning → inactive,
+        // didFinishLaunching, inactive → active, didBecomeActive), then the batch's: C's growth
+        // crosses into the warning level and C is warned.
+        #expect(kinds.prefix(4) == ["state", "callback", "state", "callback"])
+        #expect(kinds.suffix(2) == ["level", "callback"])
+        #expect(last == 3)
+        #expect(await actor.droppedEvents == 0)
+    }
+
+    @Test("the lock: footprint changes at a given time, one by one and in a batch; level and kill order")
+    func sharedCalls() throws {
+        let shared = try SharedPressureEngine(device: Self.small, policy: .ios4)
+        try shared.apply(.launch("A", mib: 60), at: 0)
+        try shared.apply(.open("B", mib: 60), at: 1)
+        let b = try #require(shared.reference(to: "B"))
+        try shared.changeFootprint(of: b, by: .mebibytes(40), at: 2)
+        #expect(shared.level == .normal)
+        // 175 MiB of 200 held, 12.5 % free: the warning level; kills wait for the urgent one.
+        try shared.changeFootprints(
+            [FootprintChange(b, by: .mebibytes(20)), FootprintChange(b, by: .mebibytes(-5))], at: 3)
+        #expect(shared.accountant.totalFootprint == .mebibytes(175))
+        #expect(shared.level == .warning)
+        // A suspended, then B in front (ios4 kills it last, once it ignored both warnings).
+        #expect(shared.killOrder(limit: 5).map(\.app) == ["A", "B"])
     }
 }

@@ -29,6 +29,9 @@ public actor PressureEngineActor {
     }
 
     /// Owns an engine already set up (apps added, delegates attached); the caller gives it up.
+    /// The events the engine logged before and still holds (up to `eventBuffer` of them) reach
+    /// ``events`` with the first call's, so the stream starts with the set-up; call
+    /// ``PressureEngine/takeEvents()`` before wrapping it to leave them out.
     ///
     /// - Complexity: O(1)
     public init(wrapping engine: sending PressureEngine, eventBuffer: Int = 4096) {

@@ -51,6 +51,9 @@ public final class SharedPressureEngine: @unchecked Sendable {
     }
 
     /// Wraps an engine already set up (the caller must not use `engine` directly afterwards).
+    /// The events the engine logged before and still holds (up to `eventBuffer` of them) reach
+    /// ``events`` with the first call's, so the stream starts with the set-up; call
+    /// ``PressureEngine/takeEvents()`` before wrapping it to leave them out.
     ///
     /// - Complexity: O(1)
     public init(wrapping engine: PressureEngine, eventBuffer: Int = 4096, clock: (@Sendable () -> Double)? = nil) {
