@@ -543,6 +543,15 @@ struct PolicySectionErrorTests {
                 with: ["    match: { states: [suspended] }", "    killBelow: [{ amount: 5% }, { amount: 4% }]"]),
             11, "only the last tier may leave out \"upTo\""
         ),
+        (
+            inserting(["    slotsByOomScoreAdj: true", "    slotsByPriority: true"], before: 12), 9,
+            "expected slotsByOomScoreAdj or slotsByPriority, not both"
+        ),
+        (inserting(["    killUntil: 10%"], before: 12), 9, "\"killUntil\" needs \"killBelow\""),
+        (
+            inserting(["    killBelow: 10%", "    killUntil: 5%"], before: 12), 9,
+            "expected \"killUntil\" (5%) at or above \"killBelow\" (10%)"
+        ),
         (replacing(line: 10, with: ["    match: []"]), 10, "expected at least one condition"),
         (
             replacing(line: 10, with: ["    match: { oomScoreAdj: [900, 100] }"]), 10,
