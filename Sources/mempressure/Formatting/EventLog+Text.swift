@@ -103,7 +103,8 @@ enum EventLogText {
         case .thaw(_, let bytes, let seconds):
             return "thawed: read \(bytes.formatted) back; waited \(Event.number(seconds))s"
         case .writeback(_, let bytes, let stored):
-            return "written back: \(bytes.formatted) moved from zswap's cache to the swap file, freeing \(stored.formatted)"
+            return
+                "written back: \(bytes.formatted) moved from zswap's cache to the swap file, freeing \(stored.formatted)"
         case .prewarm(_, let bytes):
             return "prewarmed: launched in the background with \(bytes.formatted) and suspended"
         }
