@@ -105,6 +105,14 @@ struct CompareOptionsTests {
             (["merge", "part.jsonl", "--x", "memory"], "--x shapes the --svg chart"),
             (["simulate", "--hours", "nan"], "--hours must be above 0 and at most 8760"),
             (["simulate", "--user", "u1"], "--user needs --usage-log"),
+            (
+                ["compare", "--first-seed", "9223372036854775808", "--seeds", "2"],
+                "--first-seed must be 0...2^63-1, got 9223372036854775808"
+            ),
+            (
+                ["sweep", "--first-seed", "9223372036854775808", "--param", "memory=1GiB"],
+                "--first-seed must be 0...2^63-1, got 9223372036854775808"
+            ),
         ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try runMempressure(arguments)
@@ -301,6 +309,15 @@ struct CompareOptionsTests {
         let a = try runs(shifted.standardOutput)
         let b = Array(try runs(full.standardOutput).suffix(2))
         #expect(a.map { NSDictionary(dictionary: $0) } == b.map { NSDictionary(dictionary: $0) })
+    }
+
+    @Test("--first-seed takes the whole documented range: 2^63-1 runs, its samples past it included")
+    func firstSeedRange() throws {
+        let last = try runMempressure([
+            "compare", "--policies", "lru", "--first-seed", "9223372036854775807", "--seeds", "2",
+        ])
+        #expect(last.status == 0, "\(last.standardError)")
+        #expect(last.standardOutput.contains("2 samples (9223372036854775807 … 9223372036854775808)"))
     }
 
     @Test("profile of a workload without a user model does not set it beside the phone studies")

@@ -81,7 +81,7 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The first seed: seeds run from it to it + N − 1 (0...2^63). (default: 1)", valueName: "s"))
+            "The first seed: seeds run from it to it + N − 1 (0...2^63-1). (default: 1)", valueName: "s"))
     var firstSeed: UInt64?
 
     @Option(
@@ -155,7 +155,7 @@ struct CompareCommand: AsyncParsableCommand {
             throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)")
         }
         if let firstSeed, firstSeed > UInt64(Int64.max) {
-            throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
+            throw ValidationError("--first-seed must be 0...2^63-1, got \(firstSeed)")
         }
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count

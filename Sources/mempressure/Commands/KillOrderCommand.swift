@@ -65,8 +65,10 @@ struct KillOrderCommand: ParsableCommand {
     @OptionGroup var policy: PolicyOption
 
     @Option(
-        help:
-            "Output format: table (for people), json (the report contract; an array for a log of several reports), jsonl (one report a line) or csv."
+        help: ArgumentHelp(
+            "Output format: table (for people), json (the report contract; an array for a log of several reports), "
+                + "jsonl (one report a line) or csv (one header; a real report's rows carry its number, pid and killed)."
+        )
     )
     var format: Format = .table
 

@@ -76,7 +76,7 @@ struct SweepCommand: AsyncParsableCommand {
     var seeds: Int?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("The first seed (0...2^63). (default: 1)", valueName: "s"))
+        parsing: .unconditional, help: ArgumentHelp("The first seed (0...2^63-1). (default: 1)", valueName: "s"))
     var firstSeed: UInt64?
 
     @Option(
@@ -109,7 +109,7 @@ struct SweepCommand: AsyncParsableCommand {
     func validate() throws {
         if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
         if let firstSeed, firstSeed > UInt64(Int64.max) {
-            throw ValidationError("--first-seed must be 0...2^63, got \(firstSeed)")
+            throw ValidationError("--first-seed must be 0...2^63-1, got \(firstSeed)")
         }
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
         if shard != nil && chart.svg != nil {
