@@ -233,8 +233,8 @@ struct ConcurrentFrontCallTests {
             TimedAction(.open("B", mib: 60), at: 1), TimedAction(.open("C", mib: 50), at: 2),
             TimedAction(.allocate("C", mib: 5), at: 3),
         ])
-        // 175 MiB of 200 held, 12.5 % free: the warning level, no kill yet; A and B (suspended, as
-        // heavy as each other: by id) are next.
+        // 175 MiB of 200 held, 12.5 % free: the warning level, no kill yet. A and B (suspended, as
+        // heavy as each other: by id) go first, C (in front) last.
         #expect(await actor.level == .warning)
         #expect(await actor.killOrder(limit: 5).map(\.app) == ["A", "B", "C"])
         actor.finishEvents()
