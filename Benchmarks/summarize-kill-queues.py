@@ -25,6 +25,7 @@ QUEUES = [
     ("Heap+lazy deletion", "Heap + lazy deletion"),
     ("task-list scan", "task-list scan"),
     ("adj-slot lists", "adj-slot lists"),
+    ("adj-slot lists, checked handles", "adj-slot lists, checked handles"),
     ("linear scan, packed array (idealized)", "linear scan (idealized)"),
     ("band lists, packed arrays (idealized)", "band arrays (idealized)"),
 ]

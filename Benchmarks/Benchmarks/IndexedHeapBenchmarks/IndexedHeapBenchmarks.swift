@@ -1,7 +1,8 @@
 // Benchmarks of IndexedHeap: single operations at four sizes, and a mixed kill-queue workload on
 // four distributions (uniform, phone, Android, server) at five sizes, where the engine's queue
-// (AdaptiveIndexedQueue: the heap below 786,432 apps, the tournament above) meets IndexedTournament and five competitors (three systems, two of them also in an
-// idealized packed-array form).
+// (AdaptiveIndexedQueue: the heap below 786,432 apps, the tournament above) meets IndexedTournament
+// and six competitors (three systems, two of them also in an idealized packed-array form, and
+// lmkd's lists once more with the engine's handle checks).
 // See ../../README.md for how to run them and the measured figures.
 
 import Benchmark
@@ -69,6 +70,7 @@ let benchmarks: @Sendable () -> Void = {
             mixed("Heap+lazy deletion", LazyDeletionHeapKillQueue.self)
             mixed("task-list scan", TaskListScanKillQueue.self, slow: true)
             mixed("adj-slot lists", AdjSlotListsKillQueue.self, slow: true)
+            mixed("adj-slot lists, checked handles", CheckedSlotListsKillQueue.self, slow: true)
             mixed("linear scan, packed array (idealized)", LinearScanKillQueue.self)
             mixed("band lists, packed arrays (idealized)", BandListsKillQueue.self)
         }

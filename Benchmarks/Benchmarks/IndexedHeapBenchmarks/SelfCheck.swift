@@ -1,6 +1,6 @@
 import IndexedHeapModule
 
-/// Runs the same seeded operation streams on all seven kill queues, for every distribution, and
+/// Runs the same seeded operation streams on all eight kill queues, for every distribution, and
 /// traps unless they pick the same victims in the same order and give the same top-10 reports;
 /// also checks the heap's and the tournament's invariants afterwards. Run at startup, before any
 /// figure is measured (each benchmark runs in its own process, so this is kept to a few
@@ -22,6 +22,7 @@ func selfCheckKillQueues() {
             ("Heap with lazy deletion", victims(LazyDeletionHeapKillQueue.self, workload)),
             ("task-list scan", victims(TaskListScanKillQueue.self, workload)),
             ("adj-slot lists", victims(AdjSlotListsKillQueue.self, workload)),
+            ("adj-slot lists, checked handles", victims(CheckedSlotListsKillQueue.self, workload)),
             ("linear scan (packed array)", victims(LinearScanKillQueue.self, workload)),
             ("band lists (packed arrays)", victims(BandListsKillQueue.self, workload)),
         ]
