@@ -130,7 +130,7 @@ struct CompareCommand: AsyncParsableCommand {
     private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
-        if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        try OptionRange.checkSeeds(seeds)
         if let resolve, !(0.01...3600).contains(resolve) {
             throw ValidationError("--resolve must be 0.01...3600 seconds, got \(resolve)")
         }
@@ -151,13 +151,9 @@ struct CompareCommand: AsyncParsableCommand {
                 "--warm-up (\(warmUp) h) must be shorter than a day, the length of a usage log's samples with "
                     + "--sample day: nothing would be counted (--sample user replays each user's whole log)")
         }
-        if let maxSeeds, maxSeeds < 30 || maxSeeds > 10_000 {
-            throw ValidationError("--max-seeds must be 30...10000, got \(maxSeeds)")
-        }
-        if let firstSeed, firstSeed > UInt64(Int64.max) {
-            throw ValidationError("--first-seed must be 0...2^63-1, got \(firstSeed)")
-        }
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        try OptionRange.check(maxSeeds, in: 30...10_000, "--max-seeds")
+        try OptionRange.checkFirstSeed(firstSeed)
+        try OptionRange.checkJobs(jobs)
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
         if sources > 1 {
             throw ValidationError("--trace, --usage-log and --event-log each give the samples: choose one")

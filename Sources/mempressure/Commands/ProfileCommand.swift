@@ -33,7 +33,7 @@ struct ProfileCommand: ParsableCommand {
     var format: Format = .table
 
     func validate() throws {
-        if seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
+        try OptionRange.checkSeeds(seeds)
     }
 
     /// One measured figure and what the studies say.

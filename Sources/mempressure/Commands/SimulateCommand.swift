@@ -85,9 +85,7 @@ struct SimulateCommand: ParsableCommand {
                     + "of the log)")
         }
         if scale != nil && !realMemory { throw ValidationError("--scale needs --real-memory") }
-        if let scale, scale < 1 || scale > 1 << 20 {
-            throw ValidationError("--scale must be 1...1048576, got \(scale)")
-        }
+        try OptionRange.check(scale, in: 1...1 << 20, "--scale")
     }
 
     func run() throws {

@@ -59,15 +59,10 @@ struct SweepCommand: AsyncParsableCommand {
             valueName: "path"))
     var usageLog: [String] = []
 
-    @Option(
-        name: .customLong("sample"),
-        help: ArgumentHelp(
-            "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
-                + "whole log). (default: day)"))
-    var sampling: UsageLogImport.Sampling?
+    @OptionGroup var sampling: UsageLogSampleOption
 
     /// What one sample of a usage log is: `--sample`, or a user's day.
-    private var sample: UsageLogImport.Sampling { sampling ?? .day }
+    private var sample: UsageLogImport.Sampling { sampling.sample }
 
     @Option(
         parsing: .unconditional,
@@ -107,11 +102,9 @@ struct SweepCommand: AsyncParsableCommand {
     private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
-        if let seeds, seeds < 1 || seeds > 10_000 { throw ValidationError("--seeds must be 1...10000, got \(seeds)") }
-        if let firstSeed, firstSeed > UInt64(Int64.max) {
-            throw ValidationError("--first-seed must be 0...2^63-1, got \(firstSeed)")
-        }
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1...256, got \(jobs)") }
+        try OptionRange.checkSeeds(seeds)
+        try OptionRange.checkFirstSeed(firstSeed)
+        try OptionRange.checkJobs(jobs)
         if shard != nil && chart.svg != nil {
             throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
         }
@@ -130,7 +123,7 @@ struct SweepCommand: AsyncParsableCommand {
         if !usageLog.isEmpty && workload.maxActionsGiven != nil {
             throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles("--usage-log"))
         }
-        if usageLog.isEmpty && sampling != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
+        if usageLog.isEmpty && sampling.given != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
     }
 
     func run() async throws {

@@ -78,10 +78,8 @@ struct WatchCommand: AsyncParsableCommand {
         guard interval > 0 && interval <= 3600 else {
             throw ValidationError("--interval must be a number of seconds above 0 and at most 3600, got \(interval)")
         }
-        guard (1...10_000).contains(top) else { throw ValidationError("--top must be 1...10000, got \(top)") }
-        if let count, !(1...1_000_000).contains(count) {
-            throw ValidationError("--count must be 1...1000000, got \(count)")
-        }
+        try OptionRange.check(top, in: 1...10_000, "--top")
+        try OptionRange.check(count, in: 1...1_000_000, "--count")
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be 1...65535 (or 0 for any free port), got \(metricsPort)")
         }

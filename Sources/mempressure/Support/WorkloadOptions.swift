@@ -60,13 +60,11 @@ struct WorkloadShapeOptions: ParsableArguments {
         "--sample says what one sample of a usage log is: give --usage-log or drop --sample"
 
     func validate() throws {
-        if let apps, apps < 1 || apps > 1_000_000 { throw ValidationError("--apps must be 1...1000000, got \(apps)") }
+        try OptionRange.check(apps, in: 1...1_000_000, "--apps")
         if let hours, !(hours > 0 && hours <= 24 * 365) {
             throw ValidationError("--hours must be above 0 and at most 8760, got \(hours)")
         }
-        if let maxActionsGiven, maxActionsGiven < 1 || maxActionsGiven > 1_000_000_000 {
-            throw ValidationError("--max-actions must be 1...1000000000, got \(maxActions)")
-        }
+        try OptionRange.check(maxActionsGiven, in: 1...1_000_000_000, "--max-actions")
     }
 
     /// The workload the options describe, and what identifies it (`workload=` the built-in name or
@@ -140,22 +138,17 @@ struct WorkloadOptions: ParsableArguments {
             valueName: "file"))
     var usageLog: String?
 
-    @Option(
-        name: .customLong("sample"),
-        help: ArgumentHelp(
-            "With --usage-log, what one sample is: day (each user's day, from local midnight) or user (each user's "
-                + "whole log). (default: day)"))
-    var sampling: UsageLogImport.Sampling?
+    @OptionGroup var sampling: UsageLogSampleOption
 
     /// What one sample of the usage log is: `--sample`, or a user's day.
-    var sample: UsageLogImport.Sampling { sampling ?? .day }
+    var sample: UsageLogImport.Sampling { sampling.sample }
 
     /// `--apps`, if given.
     var apps: Int? { shape.apps }
 
     func validate() throws {
         if usageLog != nil && shape.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
-        if usageLog == nil && sampling != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
+        if usageLog == nil && sampling.given != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
     }
     /// `--hours`, if given.
     var hours: Double? { shape.hours }
