@@ -78,14 +78,20 @@ struct CompareOptionsTests {
             ),
             (["compare", "--event-log", "a.log", "--resolve", "2"], "--event-log gives the samples and --resolve"),
             (["compare", "--trace", "a.jsonl", "--max-seeds", "100"], "--trace gives the samples and --max-seeds"),
-            (["compare", "--seeds", "5", "--resolve", "2"], "--resolve steers the sequential choice of how many seeds"),
+            (
+                ["compare", "--seeds", "5", "--resolve", "2"],
+                "--resolve steers the sequential choice of how many seeds"
+            ),
             (["compare", "--seeds", "5", "--max-seeds", "100"], "--max-seeds steers the sequential choice"),
             (["simulate", "--usage-log", "b.csv", "--seed", "3"], "--usage-log gives the samples and --seed chooses"),
             (
                 ["sweep", "--usage-log", "b.csv", "--first-seed", "3", "--param", "memory=1GiB"],
                 "--first-seed chooses generated seeds"
             ),
-            (["compare", "--trace", "a.jsonl", "--max-actions", "10"], "--max-actions caps generated samples; --trace"),
+            (
+                ["compare", "--trace", "a.jsonl", "--max-actions", "10"],
+                "--max-actions caps generated samples; --trace"
+            ),
             (["simulate", "--usage-log", "b.csv", "--max-actions", "10"], "--max-actions caps generated samples"),
             (["sweep", "--usage-log", "b.csv", "--max-actions", "10", "--param", "memory=1GiB"], "--max-actions caps"),
             (["compare", "--policies", ","], "--policies: expected policy names separated by commas"),
@@ -120,6 +126,31 @@ struct CompareOptionsTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    /// Every integer option with a range, one value past each end: refused with the range the
+    /// option's `--help` states (`OptionRange`), before any work.
+    @Test(
+        "every integer option's range is enforced at both ends, with the range in the message",
+        arguments: [
+            (["compare", "--seeds"], "0", "10001", "--seeds must be 1...10000"),
+            (["sweep", "--param", "memory=1GiB", "--seeds"], "0", "10001", "--seeds must be 1...10000"),
+            (["profile", "--seeds"], "0", "10001", "--seeds must be 1...10000"),
+            (["compare", "--max-seeds"], "29", "10001", "--max-seeds must be 30...10000"),
+            (["compare", "--jobs"], "0", "257", "--jobs must be 1...256"),
+            (["sweep", "--param", "memory=1GiB", "--jobs"], "0", "257", "--jobs must be 1...256"),
+            (["compare", "--apps"], "0", "1000001", "--apps must be 1...1000000"),
+            (["simulate", "--max-actions"], "0", "1000000001", "--max-actions must be 1...1000000000"),
+            (["simulate", "--real-memory", "--scale"], "0", "1048577", "--scale must be 1...1048576"),
+            (["watch", "--top"], "0", "10001", "--top must be 1...10000"),
+            (["watch", "--count"], "0", "1000001", "--count must be 1...1000000"),
+        ] as [([String], String, String, String)])
+    func integerRanges(prefix: [String], below: String, above: String, message: String) throws {
+        for value in [below, above] {
+            let result = try runMempressure(prefix + [value])
+            #expect(result.status == 64, "\(prefix) \(value): \(result.standardError)")
+            #expect(result.standardError.contains("\(message), got \(value)"), "\(result.standardError)")
+        }
+    }
+
     @Test("no option's help states its default twice")
     func helpDefaultsOnce() throws {
         for command in [
@@ -141,7 +172,8 @@ struct CompareOptionsTests {
         #expect(plain.status == 0, "\(plain.standardError)")
         #expect(!plain.standardOutput.contains("prewarms") && plain.standardOutput.contains("launch wait"))
         let prewarming = try runMempressure([
-            "compare", "--policies", "predictive,Examples/policies/predictive-prewarm.yaml,oracle-prewarm", "--seeds", "20",
+            "compare", "--policies", "predictive,Examples/policies/predictive-prewarm.yaml,oracle-prewarm", "--seeds",
+            "20",
         ])
         #expect(prewarming.status == 0, "\(prewarming.standardError)")
         for row in ["prewarms", "  opened while resident", "  launch work (s)"] {
@@ -164,7 +196,8 @@ struct CompareOptionsTests {
     func unknownWorkload() throws {
         let result = try runMempressure(["simulate", "--workload", "nosuch"])
         #expect(result.status == 66)
-        #expect(result.standardError.contains("built-in workloads: phone, phone-2024, server"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("built-in workloads: phone, phone-2024, server"), "\(result.standardError)")
     }
 
     @Test("--baseline sets the paired section's reference; the oracle column and its gap row appear by default")
@@ -183,9 +216,13 @@ struct CompareOptionsTests {
             "--baseline", "jetsam", "--format", "json",
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let policies = try #require(document["policies"] as? [[String: Any]])
-        #expect(policies.map { $0["name"] as? String } == ["jetsam", "predictive", "informed@predictive", "oracle@predictive", "oracle"])
+        #expect(
+            policies.map { $0["name"] as? String } == [
+                "jetsam", "predictive", "informed@predictive", "oracle@predictive", "oracle",
+            ])
         let shares = policies.map { $0["gapToOracleClosed"] as? Double }
         #expect(shares[0] == 0 && shares[3] == 1, "the gap runs from the baseline to the first oracle given: \(shares)")
         #expect(policies[0]["gapToOracleClosedInterval"] == nil && policies[3]["gapToOracleClosedInterval"] == nil)
@@ -198,13 +235,17 @@ struct CompareOptionsTests {
             "compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "20", "--baseline", "jetsam",
         ])
         #expect(text.status == 0, "\(text.standardError)")
-        #expect(text.standardOutput.contains("share of the gap in mean launch wait from jetsam to oracle@predictive closed"))
-        #expect(text.standardOutput.contains(/predictive -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/), "\(text.standardOutput)")
+        #expect(
+            text.standardOutput.contains("share of the gap in mean launch wait from jetsam to oracle@predictive closed")
+        )
+        #expect(
+            text.standardOutput.contains(/predictive -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/), "\(text.standardOutput)")
         // Without a plain oracle, the gap runs to the oracle that prewarms: the share of a policy
         // that prewarms gets its interval too.
         let prewarm = "Examples/policies/predictive-prewarm.yaml"
         let prewarming = try runMempressure([
-            "compare", "--policies", "jetsam,\(prewarm),oracle-prewarm@\(prewarm)", "--seeds", "20", "--baseline", "jetsam",
+            "compare", "--policies", "jetsam,\(prewarm),oracle-prewarm@\(prewarm)", "--seeds", "20", "--baseline",
+            "jetsam",
         ])
         #expect(prewarming.status == 0, "\(prewarming.standardError)")
         #expect(
@@ -214,15 +255,21 @@ struct CompareOptionsTests {
         #expect(prewarming.standardOutput.contains(/predictive-prewarm -?[0-9.]+ % \[-?[0-9.]+, -?[0-9.]+\]/))
         let missing = try runMempressure(["compare", "--policies", "jetsam,oracle@nosuch.yaml", "--seeds", "2"])
         #expect(missing.status == 66)
-        #expect(missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"), "\(missing.standardError)")
+        #expect(
+            missing.standardError.contains("nosuch.yaml: no shipped policy of that name and no such file"),
+            "\(missing.standardError)")
     }
 
-    @Test("a share whose gap vanishes in many resamples has unbounded ends (−∞, ∞; null in JSON; no CSV row); one user has none")
+    @Test(
+        "a share whose gap vanishes in many resamples has unbounded ends (−∞, ∞; null in JSON; no CSV row); one user has none"
+    )
     func unboundedShareInterval() throws {
         // Four users' first four hours: in some of them nobody is killed, so a quarter or more of
         // the resamples have no gap between jetsam and the oracle.
-        let base = ["compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "4", "--hours", "4",
-                    "--baseline", "jetsam"]
+        let base = [
+            "compare", "--policies", "jetsam,predictive,oracle@predictive", "--seeds", "4", "--hours", "4",
+            "--baseline", "jetsam",
+        ]
         let text = try runMempressure(base)
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.standardOutput.contains(/predictive -?[0-9.]+ % \[−∞, ∞\]/), "\(text.standardOutput)")
@@ -268,7 +315,8 @@ struct CompareOptionsTests {
         let base = ["compare", "--policies", "jetsam,relaunch-aware", "--format", "json"]
         let chosen = try runMempressure(base)
         #expect(chosen.status == 0, "\(chosen.standardError)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(chosen.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(chosen.standardOutput.utf8)) as? [String: Any])
         let sampling = try #require(document["sampling"] as? [String: Any])
         let looks = try #require(sampling["looks"] as? [Int])
         #expect(looks.first == 30 && looks.count >= 1)
@@ -276,7 +324,8 @@ struct CompareOptionsTests {
         #expect(sampling["settled"] as? Bool == true)
         // The same seeds named with --seeds give the same runs (the rule only chooses how many).
         let fixed = try runMempressure(base + ["--seeds", String(looks.last!)])
-        let fixedDocument = try #require(try JSONSerialization.jsonObject(with: Data(fixed.standardOutput.utf8)) as? [String: Any])
+        let fixedDocument = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixed.standardOutput.utf8)) as? [String: Any])
         #expect(fixedDocument["sampling"] == nil)
         let launchWaits = { (document: [String: Any]) -> [Double] in
             ((document["policies"] as? [[String: Any]])?.last?["runs"] as? [[String: Any]])?.compactMap {
@@ -289,7 +338,10 @@ struct CompareOptionsTests {
             "compare", "--policies", "jetsam,lru", "--resolve", "0.01", "--max-seeds", "60",
         ])
         #expect(capped.status == 0, "\(capped.standardError)")
-        #expect(capped.standardOutput.contains("looked at 30, 60; stopped at the maximum (--max-seeds 60) with lru neither resolved nor within ±0.005 s"), "\(capped.standardOutput.prefix(400))")
+        #expect(
+            capped.standardOutput.contains(
+                "looked at 30, 60; stopped at the maximum (--max-seeds 60) with lru neither resolved nor within ±0.005 s"
+            ), "\(capped.standardOutput.prefix(400))")
     }
 
     @Test("--first-seed shifts the samples: seeds 3…4 of one run are seeds 3…4 of another")
@@ -337,7 +389,8 @@ struct CompareOptionsTests {
     func profileUsageLog() throws {
         let table = try runMempressure(["profile", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--seeds", "10"])
         #expect(table.status == 0, "\(table.standardError)")
-        #expect(table.standardOutput.contains("usage log Examples/usage/lsapp-layout.tsv: 5 samples (one per user-day)"))
+        #expect(
+            table.standardOutput.contains("usage log Examples/usage/lsapp-layout.tsv: 5 samples (one per user-day)"))
         #expect(table.standardOutput.contains("THIS LOG [95 %]") && table.standardOutput.contains("PHONE [95 %]"))
         // The log knows no installed apps: said, not guessed.
         #expect(table.standardOutput.contains { $0 == "—" })
@@ -358,18 +411,25 @@ struct CompareOptionsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("screen.csv").path
-        try "user,timestamp,app,event\nu,1,android,SCREEN_INTERACTIVE\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        try "user,timestamp,app,event\nu,1,android,SCREEN_INTERACTIVE\n".write(
+            toFile: empty, atomically: true, encoding: .utf8)
         let refused = try runMempressure(["compare", "--usage-log", empty])
         #expect(refused.status == 65)
-        #expect(refused.standardError.contains("screen.csv: no usable rows after the header"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains("screen.csv: no usable rows after the header"), "\(refused.standardError)")
     }
 
-    @Test("--hours with --usage-log replays each sample's first hours: day d of a user's log is --hours 24d --warm-up 24(d − 1)")
+    @Test(
+        "--hours with --usage-log replays each sample's first hours: day d of a user's log is --hours 24d --warm-up 24(d − 1)"
+    )
     func usageLogHours() throws {
         func coldLaunches(_ extra: [String]) throws -> Double {
             let result = try runMempressure(
-                ["compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies", "ios4",
-                 "--format", "json"] + extra)
+                [
+                    "compare", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies",
+                    "ios4",
+                    "--format", "json",
+                ] + extra)
             #expect(result.status == 0, "\(result.standardError)")
             let document = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -419,13 +479,15 @@ struct CompareOptionsTests {
     @Test("compare --event-log replays a device's days and sets each policy's kills against the device's")
     func eventLog() throws {
         let table = try runMempressure([
-            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies", "ios4,android-lmkd,oracle",
+            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies",
+            "ios4,android-lmkd,oracle",
         ])
         #expect(table.status == 0, "\(table.standardError)")
         #expect(table.standardOutput.contains("2 samples (--11-14 … --11-15)"))
         #expect(table.standardOutput.contains("KILLS AGAINST THE DEVICE"))
         let json = try runMempressure([
-            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies", "ios4,android-lmkd,oracle",
+            "compare", "--event-log", "Examples/android/constructed-two-days.log", "--policies",
+            "ios4,android-lmkd,oracle",
             "--format", "json",
         ])
         let document = try #require(
