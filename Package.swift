@@ -167,6 +167,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
-            name: "MempressureCLITests", dependencies: ["mempressure", "MemoryPressureFormats", "TestSupport"]),
+            name: "MempressureCLITests",
+            dependencies: ["mempressure", "MemoryPressureFormats", "MemoryPressureSimulation", "TestSupport"]),
     ]
 )

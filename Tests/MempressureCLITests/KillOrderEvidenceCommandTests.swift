@@ -1,6 +1,7 @@
 import Foundation
 import MemoryPressure
 import MemoryPressureFormats
+@testable import MemoryPressureSimulation
 import Testing
 import TestSupport
 
@@ -160,15 +161,17 @@ struct KillOrderEvidenceCommandTests {
             "kill-order", "evidence/linux-oom/04-shmem.log", "--format", "csv", "--policies", "earlyoom",
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        let rows = result.standardOutput.split(separator: "\n").map {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
+        // Read as RFC 4180 CSV (a reason may hold a comma, quoted), with the reader of usage logs.
+        var reader = DelimitedText.Reader(
+            lines: ByteLineReader(.bytes(Array(result.standardOutput.utf8)), file: "standard output"), separator: ",")
+        var rows: [[String]] = []
+        while let record = try reader.next() { rows.append(record.fields.map(\.text)) }
         #expect(
-            rows.first?.map(String.init) == [
+            rows.first == [
                 "report", "rank", "app", "state", "band", "footprint", "notice", "reason", "pid", "killed",
             ])
         let body = rows.dropFirst()
-        #expect(Set(body.map { String($0[0]) }) == ["1", "2"])
+        #expect(Set(body.map { $0[0] }) == ["1", "2"])
         #expect(body.allSatisfy { $0.count == 10 && Int($0[8]) != nil })
         for report in ["1", "2"] {
             let killed = body.filter { $0[0] == report && $0[9] == "true" }
