@@ -123,7 +123,11 @@ extension AdaptiveIndexedQueue {
     /// - Complexity: O(n) when the storage grows, O(1) otherwise.
     @inlinable
     public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        if _isTournament { _tournament.reserveCapacity(minimumCapacity) } else { _heap.reserveCapacity(minimumCapacity) }
+        if _isTournament {
+            _tournament.reserveCapacity(minimumCapacity)
+        } else {
+            _heap.reserveCapacity(minimumCapacity)
+        }
     }
 
     /// Inserts an element with `priority` and returns its handle (the most recently freed slot

@@ -133,7 +133,7 @@ extension IndexedHeap {
             var bestPriority = nodes[first].priority
             if first &+ 7 < count {
                 // All eight children exist: a fixed tournament the optimiser unrolls.
-                for child in first &+ 1 ..< first &+ 8 {
+                for child in first &+ 1..<first &+ 8 {
                     let p = nodes[child].priority
                     if bestPriority < p { best = child; bestPriority = p }
                 }

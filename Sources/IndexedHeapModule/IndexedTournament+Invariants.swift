@@ -32,7 +32,9 @@ extension IndexedTournament {
             }
         }
         if size != 1 { return "the top level has \(size) entries" }
-        if _nodes.count != _levelStart[_levelCount] { return "\(_nodes.count) entries, layout says \(_levelStart[_levelCount])" }
+        if _nodes.count != _levelStart[_levelCount] {
+            return "\(_nodes.count) entries, layout says \(_levelStart[_levelCount])"
+        }
         for level in 1..._levelCount {
             for index in 0..<(_levelStart[level] - _levelStart[level - 1]) {
                 let stored = _nodes[_levelStart[level - 1] + index]

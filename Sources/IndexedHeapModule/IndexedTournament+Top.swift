@@ -46,7 +46,8 @@ extension IndexedTournament {
                     _levelStart.withUnsafeBufferPointer { starts in
                         // The root is not empty: `wanted` > 0 elements are live.
                         Self._visit(
-                            level: starts.count &- 1, index: 0, best: &best, leaves: leaves, nodes: nodes, starts: starts)
+                            level: starts.count &- 1, index: 0, best: &best, leaves: leaves, nodes: nodes,
+                            starts: starts)
                     }
                 }
             }

@@ -168,7 +168,9 @@ public struct MemoryCompression: Sendable, Hashable {
         /// A thrashing rule; see each property.
         ///
         /// - Complexity: O(1)
-        public init(pageSize: Bytes, sampleMinMs: Double, sampleMaxMs: Double, minimumPer10ms: Double, thresholdPer10ms: Double) {
+        public init(
+            pageSize: Bytes, sampleMinMs: Double, sampleMaxMs: Double, minimumPer10ms: Double, thresholdPer10ms: Double
+        ) {
             self.pageSize = pageSize
             self.sampleMinMs = sampleMinMs
             self.sampleMaxMs = sampleMaxMs
@@ -260,45 +262,67 @@ public struct MemoryCompression: Sendable, Hashable {
         var problems: [(String, String)] = []
         if matches.isEmpty { problems.append(("compression.match", "expected at least one condition")) }
         if mechanism == .swap && (ratio != 1 || !ratios.isEmpty) {
-            problems.append(("compression.ratio", "expected 1 and no \"ratios\" for swap: pages are written as they are"))
+            problems.append(
+                ("compression.ratio", "expected 1 and no \"ratios\" for swap: pages are written as they are"))
         }
         if mechanism == .swap || mechanism == .zswap {
             // XNU's freezer and thrashing rule are the compressor's.
             let name = mechanism.rawValue
-            if freezer != nil { problems.append(("compression.freezer", "expected no freezer for \(name) (XNU's compressor has one)")) }
+            if freezer != nil {
+                problems.append(("compression.freezer", "expected no freezer for \(name) (XNU's compressor has one)"))
+            }
             if thrashing != nil {
-                problems.append(("compression.thrashing", "expected no thrashing rule for \(name) (XNU's compressor has one)"))
+                problems.append(
+                    ("compression.thrashing", "expected no thrashing rule for \(name) (XNU's compressor has one)"))
             }
         }
         if mechanism == .zswap {
-            if zswapPool == nil { problems.append(("compression.zswapPool", "expected the cache's limit for zswap (max_pool_percent, such as 20%)")) }
+            if zswapPool == nil {
+                problems.append(
+                    ("compression.zswapPool", "expected the cache's limit for zswap (max_pool_percent, such as 20%)"))
+            }
             if let seconds = swapInSecondsPerMiB, !(seconds >= 0 && seconds <= 60) {
-                problems.append(("compression.swapInSecondsPerMiB", "expected 0.0...60.0 seconds per MiB, found \(seconds)"))
+                problems.append(
+                    ("compression.swapInSecondsPerMiB", "expected 0.0...60.0 seconds per MiB, found \(seconds)"))
             } else if swapInSecondsPerMiB == nil {
-                problems.append(("compression.swapInSecondsPerMiB", "expected the seconds per MiB read back from the swap file behind zswap"))
+                problems.append(
+                    (
+                        "compression.swapInSecondsPerMiB",
+                        "expected the seconds per MiB read back from the swap file behind zswap"
+                    ))
             }
             if let percent = zswapAcceptThresholdPercent, !(percent >= 0 && percent <= 100) {
-                problems.append(("compression.zswapAcceptThresholdPercent", "expected 0.0...100.0 (a percentage of zswapPool), found \(percent)"))
+                problems.append(
+                    (
+                        "compression.zswapAcceptThresholdPercent",
+                        "expected 0.0...100.0 (a percentage of zswapPool), found \(percent)"
+                    ))
             }
         } else if zswapPool != nil || swapInSecondsPerMiB != nil || zswapAcceptThresholdPercent != nil {
             problems.append(
-                ("compression.zswapPool",
-                 "expected \"zswapPool\", \"swapInSecondsPerMiB\" and \"zswapAcceptThresholdPercent\" only with mechanism zswap"))
+                (
+                    "compression.zswapPool",
+                    "expected \"zswapPool\", \"swapInSecondsPerMiB\" and \"zswapAcceptThresholdPercent\" only with mechanism zswap"
+                ))
         }
         if !(ratio >= 1 && ratio <= 100) {
-            problems.append(("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))
+            problems.append(
+                ("compression.ratio", "expected 1.0...100.0 (uncompressed per compressed byte), found \(ratio)"))
         }
         for (index, entry) in ratios.enumerated() where !(entry.ratio >= 1 && entry.ratio <= 100) {
             problems.append(("compression.ratios[\(index)].ratio", "expected 1.0...100.0, found \(entry.ratio)"))
         }
         if !(compressible >= 0 && compressible <= 1) {
-            problems.append(("compression.compressible", "expected 0.0...1.0 (a share of base memory), found \(compressible)"))
+            problems.append(
+                ("compression.compressible", "expected 0.0...1.0 (a share of base memory), found \(compressible)"))
         }
         if !(fileBacked >= 0 && fileBacked <= 1 && compressible + fileBacked <= 1 + 1e-12) {
             problems.append(
-                ("compression.fileBacked",
-                 "expected 0.0...1.0 with \"compressible\" + \"fileBacked\" at most 1 (shares of base memory), "
-                    + "found \(fileBacked) + \(compressible)"))
+                (
+                    "compression.fileBacked",
+                    "expected 0.0...1.0 with \"compressible\" + \"fileBacked\" at most 1 (shares of base memory), "
+                        + "found \(fileBacked) + \(compressible)"
+                ))
         }
         for (key, value) in [
             ("compressSecondsPerMiB", compressSecondsPerMiB), ("decompressSecondsPerMiB", decompressSecondsPerMiB),
@@ -307,7 +331,8 @@ public struct MemoryCompression: Sendable, Hashable {
             problems.append(("compression.\(key)", "expected 0.0...60.0 seconds per MiB, found \(value)"))
         }
         if let shortageAt, !(shortageAt > 0 && shortageAt <= 1) {
-            problems.append(("compression.shortageAt", "expected a share of the capacity in (0, 1], found \(shortageAt)"))
+            problems.append(
+                ("compression.shortageAt", "expected a share of the capacity in (0, 1], found \(shortageAt)"))
         }
         if let freezer {
             if !(0...1_000_000).contains(freezer.maxFrozen) {
@@ -315,7 +340,10 @@ public struct MemoryCompression: Sendable, Hashable {
             }
             if !(0...1_000_000).contains(freezer.suspendedThreshold) {
                 problems.append(
-                    ("compression.freezer.suspendedThreshold", "expected 0...1000000, found \(freezer.suspendedThreshold)"))
+                    (
+                        "compression.freezer.suspendedThreshold",
+                        "expected 0...1000000, found \(freezer.suspendedThreshold)"
+                    ))
             }
             if freezer.minimum.value < 0 || freezer.dailyBudget.value < 0 {
                 problems.append(("compression.freezer", "expected sizes of 0 or more"))
@@ -334,18 +362,24 @@ public struct MemoryCompression: Sendable, Hashable {
                 && thrashing.sampleMaxMs <= 3_600_000)
             {
                 problems.append(
-                    ("compression.thrashing.sampleMaxMs",
-                     "expected 0 < sampleMinMs (\(thrashing.sampleMinMs)) ≤ sampleMaxMs (\(thrashing.sampleMaxMs)) ≤ 3600000"))
+                    (
+                        "compression.thrashing.sampleMaxMs",
+                        "expected 0 < sampleMinMs (\(thrashing.sampleMinMs)) ≤ sampleMaxMs (\(thrashing.sampleMaxMs)) ≤ 3600000"
+                    ))
             }
-            for (key, value) in [("minimumPer10ms", thrashing.minimumPer10ms), ("thresholdPer10ms", thrashing.thresholdPer10ms)]
+            for (key, value) in [
+                ("minimumPer10ms", thrashing.minimumPer10ms), ("thresholdPer10ms", thrashing.thresholdPer10ms),
+            ]
             where !(value >= 0 && value <= 1_000_000) {
-                problems.append(("compression.thrashing.\(key)", "expected 0...1000000 pages per 10 ms, found \(value)"))
+                problems.append(
+                    ("compression.thrashing.\(key)", "expected 0...1000000 pages per 10 ms, found \(value)"))
             }
         }
         if case .fixed(let start) = startBelow, case .fixed(let stop) = stopAt,
             MemoryAmount.compare(stop, start) == .less
         {
-            problems.append(("compression.stopAt", "expected \"stopAt\" (\(stop)) at or above \"startBelow\" (\(start))"))
+            problems.append(
+                ("compression.stopAt", "expected \"stopAt\" (\(stop)) at or above \"startBelow\" (\(start))"))
         }
         return problems
     }

@@ -59,7 +59,8 @@ public struct MemoryPressureLimit: Sendable, Hashable {
         return values.compactMap { key, value in
             let range = Self.ranges[key]!
             return range.contains(value)
-                ? nil : ("memoryPressureLimit.\(key)", "expected \(range.lowerBound)...\(range.upperBound), found \(value)")
+                ? nil
+                : ("memoryPressureLimit.\(key)", "expected \(range.lowerBound)...\(range.upperBound), found \(value)")
         }
     }
 }

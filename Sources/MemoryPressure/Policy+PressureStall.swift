@@ -61,7 +61,8 @@ public struct PressureStallKills: Sendable, Hashable {
             ("thrashingLimitCritical", thrashingLimitCritical, 0...20_000),
             ("swapFreeLowPercentage", swapFreeLowPercentage, 0...100), ("perceptibleAdj", perceptibleAdj, -1000...1000),
         ] where !range.contains(value) {
-            problems.append(("psi.\(key)", "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value)"))
+            problems.append(
+                ("psi.\(key)", "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value)"))
         }
         return problems
     }

@@ -47,7 +47,9 @@ extension Policy {
                 problem(path, "\"killUntil\" needs \"killBelow\" (where the band's kills start)")
             }
             if let floor = band.minimumSwapPercent {
-                if !(0...100 ~= floor) { problem(path + ".minimumSwapPercent", "expected 0...100 % of swap, found \(floor)") }
+                if !(0...100 ~= floor) {
+                    problem(path + ".minimumSwapPercent", "expected 0...100 % of swap, found \(floor)")
+                }
                 if compression?.mechanism.isSwap != true {
                     problem(path + ".minimumSwapPercent", Band.swapFloorNeedsSwap)
                 }
@@ -113,7 +115,8 @@ extension Policy {
             if !bands.contains(where: { $0.order == .predictedReuse || $0.order == .externalScore }) {
                 problem(
                     "prediction.prewarm",
-                    "needs a band ordered by predictedReuse (the prediction it reads) or by externalScore (whose host gives the chances)")
+                    "needs a band ordered by predictedReuse (the prediction it reads) or by externalScore (whose host gives the chances)"
+                )
             }
         }
         if compression?.order == .predictedReuse && !readsPrediction {

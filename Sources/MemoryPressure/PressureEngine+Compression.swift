@@ -254,7 +254,6 @@ extension PressureEngine {
         return compression!.pooled > compression!.shortageAbove
     }
 
-
     /// Reclaim: while free memory is below the stop point, compresses the queued app that comes
     /// first in the compression order (the least recently used, unless stated), as far as the
     /// pool's capacity allows — or, under the prediction's `killInsteadOfCompressingAbove`, kills
@@ -376,12 +375,16 @@ extension PressureEngine {
             let excess = accountant.compressedPool.value &- compression!.zswapAcceptAt
             // Keep what stays under the threshold, in proportion to the app's own ratio.
             var keptStored = Swift.max(stored &- excess, 0)
-            let keptCached = keptStored == 0 ? 0 : Int64((Double(cached) * Double(keptStored) / Double(stored)).rounded(.down))
+            let keptCached =
+                keptStored == 0 ? 0 : Int64((Double(cached) * Double(keptStored) / Double(stored)).rounded(.down))
             if keptCached == 0 { keptStored = 0 }
             compression!.stored[oldest] = keptStored
             compression!.onDisk[oldest] &+= cached &- keptCached
             accountant.chargePool(keptStored &- stored)
-            log(.writeback(app: apps[cold: oldest].id, bytes: Bytes(cached &- keptCached), stored: Bytes(stored &- keptStored)))
+            log(
+                .writeback(
+                    app: apps[cold: oldest].id, bytes: Bytes(cached &- keptCached), stored: Bytes(stored &- keptStored))
+            )
         }
     }
 
@@ -529,7 +532,9 @@ extension PressureEngine {
             return "pool size \(accountant.compressedPool.value) != sum of the apps' compressed sizes \(stored)"
         }
         if pooled > books.capacity { return "the pool holds \(pooled) bytes, more than its capacity \(books.capacity)" }
-        if stored > books.zswapLimit { return "zswap's cache takes \(stored) bytes, more than its limit \(books.zswapLimit)" }
+        if stored > books.zswapLimit {
+            return "zswap's cache takes \(stored) bytes, more than its limit \(books.zswapLimit)"
+        }
         if frozen != books.frozenCount { return "\(books.frozenCount) apps counted frozen, \(frozen) are" }
         if let freezer = books.model.freezer, frozen > freezer.maxFrozen {
             return "\(frozen) apps frozen, more than \(freezer.maxFrozen)"
@@ -538,7 +543,9 @@ extension PressureEngine {
             return "\(books.suspendedCount) apps counted suspended, \(suspended) are"
         }
         let queued = books.handles.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-        if queued != books.queue.count { return "the reclaim queue holds \(books.queue.count) apps, \(queued) expected" }
+        if queued != books.queue.count {
+            return "the reclaim queue holds \(books.queue.count) apps, \(queued) expected"
+        }
         return nil
     }
 }

@@ -122,7 +122,9 @@ extension PressureEngine {
         // be swapped out, and there is no swap.
         let books = compression!
         for index in books.compressed.indices
-        where books.compressed[index] > 0 && !books.frozen[index] && books.compressedAt[index] < sample.oldestDecompressed {
+        where books.compressed[index] > 0 && !books.frozen[index]
+            && books.compressedAt[index] < sample.oldestDecompressed
+        {
             return true
         }
         compression!.thrashingSample.nothingOlder = true

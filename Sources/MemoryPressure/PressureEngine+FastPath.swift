@@ -101,17 +101,19 @@ extension PressureEngine {
         let bytes = Bytes(delta.value.magnitude > UInt64(Int64.max) ? Int64.max : abs(delta.value))
         let action: Action =
             delta.value >= 0
-            ? .allocate(app: id, bytes: bytes, purgeable: purgeable) : .free(app: id, bytes: bytes, purgeable: purgeable)
-        deferredWork.append(DeferredWork(action: action, time: time) { engine throws(EngineError) in
-            guard engine.isCurrent(reference) else { throw .staleReference(reference) }
-            guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
-            engine.expireBackgroundTasks(through: time)
-            engine.runMemoryPressureChecks(through: time)
-            try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
-            engine.now = time
-            engine.evaluatePressure()
-            engine.settleMemoryPressure()
-        })
+            ? .allocate(app: id, bytes: bytes, purgeable: purgeable)
+            : .free(app: id, bytes: bytes, purgeable: purgeable)
+        deferredWork.append(
+            DeferredWork(action: action, time: time) { engine throws(EngineError) in
+                guard engine.isCurrent(reference) else { throw .staleReference(reference) }
+                guard time >= engine.now else { throw .timeWentBackwards(now: engine.now, given: time) }
+                engine.expireBackgroundTasks(through: time)
+                engine.runMemoryPressureChecks(through: time)
+                try engine.changeFootprint(of: reference.index, by: delta.value, purgeable: purgeable)
+                engine.now = time
+                engine.evaluatePressure()
+                engine.settleMemoryPressure()
+            })
     }
 
     /// The footprint change shared by actions and references; checks before it changes anything.

@@ -183,7 +183,8 @@ extension PressureEngine {
         apps[index].oomScoreAdj =
             oomScoreAdj.map { Int16(clamping: Swift.min(Swift.max($0, -1000), 1000)) } ?? AppRecord.derived
         apps[index].priority = priority.map { Int32(clamping: $0) } ?? AppRecord.noPriority
-        apps[index].preference = hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[cold: index].id)) : 0
+        apps[index].preference =
+            hasPreferences ? Int16(clamping: matcher.preferenceScore(for: apps[cold: index].id)) : 0
         let classified = classification(of: index)
         apps[index].bands = classified.bands
         if classified.hasLimit || apps[index].flags.contains(.hasLimit) {
@@ -230,7 +231,8 @@ extension PressureEngine {
         withExtras(index) {
             $0.views = launch.views.enumerated().map { position, view in
                 ViewRecord(
-                    name: view.name, bytes: view.bytes.value, isLoaded: true, isOnscreen: firstViewOnscreen && position == 0)
+                    name: view.name, bytes: view.bytes.value, isLoaded: true,
+                    isOnscreen: firstViewOnscreen && position == 0)
             }
         }
         let onscreen = firstViewOnscreen ? launch.views.first?.bytes.value ?? 0 : 0

@@ -270,7 +270,9 @@ extension PressureEngine {
     func noteMemoryPressureReclaim(freeBeforeReclaim: Int64) {
         guard hasMemoryPressureLimit else { return }
         memoryPressureLimit!.advance(to: now)
-        if freeBeforeReclaim < memoryPressureLimit!.minWatermark { memoryPressureLimit!.fullTotal += lastReclaimSeconds }
+        if freeBeforeReclaim < memoryPressureLimit!.minWatermark {
+            memoryPressureLimit!.fullTotal += lastReclaimSeconds
+        }
         if freeBeforeReclaim < memoryPressureLimit!.lowWatermark { memoryPressureLimit!.lastReclaim = now }
     }
 

@@ -42,7 +42,8 @@ extension PressureEngine {
     /// - Complexity: O(1)
     public func setSwapFree(_ bytes: Bytes) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.setSwapFreeNow(bytes) })
+            deferredWork.append(
+                DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.setSwapFreeNow(bytes) })
             return
         }
         setSwapFreeNow(bytes)
@@ -102,7 +103,8 @@ extension PressureEngine {
     var needsPressureEvaluation: Bool {
         let free = accountant.free.value
         return mayHaveLimitViolators || free < evaluateBelow || free > fallAbove
-            || (hasCompression && (compressionIsDue || compressorIsShort || compressorIsThrashing)) || pressureStallNeedsEvaluation
+            || (hasCompression && (compressionIsDue || compressorIsShort || compressorIsThrashing))
+            || pressureStallNeedsEvaluation
     }
 
     /// Recomputes the free-memory bounds of the current level: below ``evaluateBelow`` a higher

@@ -189,7 +189,8 @@ extension PressureEngine {
         // or refaults.
         guard event || afterKill, reclaiming || refaulting else { return }
         var isEvent = event
-        while let decision = pressureStallDecision(critical: critical && isEvent, afterKill: afterKill, direct: direct && isEvent),
+        while let decision = pressureStallDecision(
+            critical: critical && isEvent, afterKill: afterKill, direct: direct && isEvent),
             let victim = chooseVictim(),
             effectiveOomScoreAdj(of: victim.index, in: apps[victim.index].state) >= decision.minScoreAdj
         {
@@ -231,7 +232,8 @@ extension PressureEngine {
         if swapIsLow && thrashing > books.thrashingLimit {
             let adj = !belowMin && thrashing < rule.thrashingLimitCritical ? perceptible : 0
             return (
-                "device is low on swap (\(kib(swap.free)) < \(kib(swapLowThreshold))) and thrashing (\(thrashing)%)", adj,
+                "device is low on swap (\(kib(swap.free)) < \(kib(swapLowThreshold))) and thrashing (\(thrashing)%)",
+                adj,
                 false
             )
         }

@@ -71,8 +71,10 @@ extension PressureEngine {
     func status(at index: Int) -> AppStatus {
         let app = apps[index]
         return AppStatus(
-            id: apps[cold: index].id, state: app.state, footprint: Bytes(app.footprint), viewCaches: Bytes(app.viewCaches),
-            purgeable: Bytes(app.purgeable), backgroundModes: app.backgroundModes, lastFrontmost: apps[cold: index].lastFrontmost,
+            id: apps[cold: index].id, state: app.state, footprint: Bytes(app.footprint),
+            viewCaches: Bytes(app.viewCaches),
+            purgeable: Bytes(app.purgeable), backgroundModes: app.backgroundModes,
+            lastFrontmost: apps[cold: index].lastFrontmost,
             views: extras(index).views.map { ($0.name, Bytes($0.bytes), $0.isLoaded, $0.isOnscreen) })
     }
 

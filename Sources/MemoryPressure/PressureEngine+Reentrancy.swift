@@ -87,9 +87,10 @@ extension PressureEngine {
 
     /// Queues `action` at `time` to be applied when the current mutation has finished.
     func deferAction(_ action: Action, at time: Double) {
-        deferredWork.append(DeferredWork(action: action, time: time) { engine throws(EngineError) in
-            try engine.applyNow(action, at: time)
-        })
+        deferredWork.append(
+            DeferredWork(action: action, time: time) { engine throws(EngineError) in
+                try engine.applyNow(action, at: time)
+            })
     }
 }
 

@@ -120,7 +120,8 @@ extension PressureEngine {
             while runEnd < byAge.count, byAge[runEnd].time == byAge[runStart].time { runEnd += 1 }
             if runEnd - runStart > 1 {
                 byAge[runStart..<runEnd].sort {
-                    apps[cold: Int($0.index)].id.rawValue.utf8.lexicographicallyPrecedes(apps[cold: Int($1.index)].id.rawValue.utf8)
+                    apps[cold: Int($0.index)].id.rawValue.utf8.lexicographicallyPrecedes(
+                        apps[cold: Int($1.index)].id.rawValue.utf8)
                 }
             }
             runStart = runEnd
@@ -191,7 +192,9 @@ extension PressureEngine {
     /// - Complexity: O(log n)
     public func add(_ app: ResidentApp) throws(EngineError) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.add(app, queueing: true) })
+            deferredWork.append(
+                DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.add(app, queueing: true)
+                })
             return
         }
         try add(app, queueing: true)
@@ -250,7 +253,8 @@ extension PressureEngine {
     /// - Complexity: O(log n); O(size of the policy) when the app's oom_score_adj or priority changed.
     public func update(_ app: ResidentApp) throws(EngineError) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.updateNow(app) })
+            deferredWork.append(
+                DeferredWork(action: nil, time: now) { engine throws(EngineError) in try engine.updateNow(app) })
             return
         }
         try updateNow(app)
@@ -307,7 +311,8 @@ extension PressureEngine {
     /// - Complexity: O(log n)
     public func forget(_ app: AppID) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.forgetNow(app) })
+            deferredWork.append(
+                DeferredWork(action: nil, time: now) { engine throws(EngineError) in engine.forgetNow(app) })
             return
         }
         forgetNow(app)
@@ -331,9 +336,10 @@ extension PressureEngine {
     /// - Complexity: O(1)
     public func setUnattributedMemory(_ bytes: Bytes) {
         if mutationDepth > 0 {
-            deferredWork.append(DeferredWork(action: nil, time: now) { engine throws(EngineError) in
-                engine.accountant.setUnattributed(bytes)
-            })
+            deferredWork.append(
+                DeferredWork(action: nil, time: now) { engine throws(EngineError) in
+                    engine.accountant.setUnattributed(bytes)
+                })
             return
         }
         accountant.setUnattributed(bytes)

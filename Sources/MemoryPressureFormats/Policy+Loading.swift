@@ -153,7 +153,8 @@ final class PolicyLoader {
                 matches: matches, active: active, inactive: inactive, fatal: try object.optionalBool("fatal") ?? true)
         }
         let compression = attempt { () throws(InputError) in
-            try document.optionalObject("compression").map { (object) throws(InputError) in try self.compression(object) }
+            try document.optionalObject("compression").map { (object) throws(InputError) in try self.compression(object)
+            }
         }
         let psi = attempt { () throws(InputError) in
             try document.optionalObject("psi").map { (object) throws(InputError) in try self.psi(object) }
@@ -264,8 +265,12 @@ final class PolicyLoader {
         let shortageAt = try object.optionalNumber("shortageAt", in: 0.000_001...1, unit: "(a share of the capacity)")
         let fileBacked = try object.optionalNumber("fileBacked", in: 0...1, unit: "(a share of base memory)") ?? 0
         let refaultCost = try object.optionalNumber("refaultSecondsPerMiB", in: 0...60, unit: "seconds") ?? 0
-        let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in try self.freezer(freezer) }
-        let thrashing = try object.optionalObject("thrashing").map { (rule) throws(InputError) in try self.thrashing(rule) }
+        let freezer = try object.optionalObject("freezer").map { (freezer) throws(InputError) in
+            try self.freezer(freezer)
+        }
+        let thrashing = try object.optionalObject("thrashing").map { (rule) throws(InputError) in
+            try self.thrashing(rule)
+        }
         let zswapPool = object.optional("zswapPool") == nil ? nil : try object.amount("zswapPool")
         let swapIn = try object.optionalNumber("swapInSecondsPerMiB", in: 0...60, unit: "seconds")
         let accept = try object.optionalNumber(

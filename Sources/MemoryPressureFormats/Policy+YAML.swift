@@ -82,9 +82,12 @@ public enum PolicyYAML {
             out += "\nprediction: { halfLife: \(number(model.halfLife)), prior: \(number(model.prior)), "
             out += "timeOfDay: \(model.timeOfDay), hoursAhead: \(model.hoursAhead), transitions: \(model.transitions)"
             if let horizon = model.horizon { out += ", horizon: \(number(horizon))" }
-            if let limit = model.killInsteadOfCompressingAbove { out += ", killInsteadOfCompressingAbove: \(number(limit))" }
+            if let limit = model.killInsteadOfCompressingAbove {
+                out += ", killInsteadOfCompressingAbove: \(number(limit))"
+            }
             if let rule = model.prewarm {
-                out += ", prewarm: { chance: \(number(rule.chance)), freeAbove: \(rule.freeAbove), unopened: \(rule.unopened) }"
+                out +=
+                    ", prewarm: { chance: \(number(rule.chance)), freeAbove: \(rule.freeAbove), unopened: \(rule.unopened) }"
             }
             out += " }\n"
         }
@@ -125,7 +128,8 @@ public enum PolicyYAML {
             }
         }
         if let psi = policy.psi {
-            out += "\npsi:\n  partialStallMs: \(number(psi.partialStallMs))\n  completeStallMs: \(number(psi.completeStallMs))\n"
+            out +=
+                "\npsi:\n  partialStallMs: \(number(psi.partialStallMs))\n  completeStallMs: \(number(psi.completeStallMs))\n"
             out += "  thrashingLimit: \(psi.thrashingLimit)\n  thrashingLimitDecay: \(psi.thrashingLimitDecay)\n"
             out += "  thrashingLimitCritical: \(psi.thrashingLimitCritical)\n"
             out += "  swapFreeLowPercentage: \(psi.swapFreeLowPercentage)\n  perceptibleAdj: \(psi.perceptibleAdj)\n"
@@ -133,7 +137,8 @@ public enum PolicyYAML {
         }
         if let rule = policy.memoryPressureLimit {
             out += "\nmemoryPressureLimit:\n  limitPercent: \(number(rule.limitPercent))\n"
-            out += "  durationSeconds: \(number(rule.durationSeconds))\n  intervalSeconds: \(number(rule.intervalSeconds))\n"
+            out +=
+                "  durationSeconds: \(number(rule.durationSeconds))\n  intervalSeconds: \(number(rule.intervalSeconds))\n"
             out += "  reclaimWithinSeconds: \(number(rule.reclaimWithinSeconds))\n"
             out += "  postKillDelaySeconds: \(number(rule.postKillDelaySeconds))\n"
         }

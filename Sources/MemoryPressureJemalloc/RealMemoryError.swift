@@ -43,7 +43,8 @@ public enum RealMemoryError: Error, Equatable, CustomStringConvertible, Sendable
             return "policy \(policy) compresses memory, which real arenas cannot mirror; expected a policy without "
                 + "\"compression\""
         case .prewarmNotMirrored(let policy):
-            return "policy \(policy) prewarms apps, which a real-memory host does not mirror; expected a policy without "
+            return
+                "policy \(policy) prewarms apps, which a real-memory host does not mirror; expected a policy without "
                 + "\"prediction.prewarm\""
         }
     }

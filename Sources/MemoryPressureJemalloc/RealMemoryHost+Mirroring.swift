@@ -52,7 +52,8 @@ extension RealMemoryHost {
             try kill(app, freed: freed, at: time)
         case .state(let app, _, .notRunning):
             try terminate(app)
-        case .callback, .viewCallback, .state, .level, .notification, .compress, .decompress, .freeze, .thaw, .prewarm, .writeback:
+        case .callback, .viewCallback, .state, .level, .notification, .compress, .decompress, .freeze, .thaw, .prewarm,
+            .writeback:
             // A policy with compression or prewarming is refused by RealMemoryHost: nothing to mirror.
             break
         }

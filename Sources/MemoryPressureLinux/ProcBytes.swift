@@ -118,7 +118,8 @@ enum ProcBytes {
     ///
     /// - Throws: the first garbled field (`Uid`, `VmRSS`, `VmSwap`, `VmPTE`), by its key.
     /// - Complexity: O(file size).
-    static func status(_ bytes: UnsafeRawBufferPointer) throws(LinuxProcess.Status.GarbledField) -> LinuxProcess.Status {
+    static func status(_ bytes: UnsafeRawBufferPointer) throws(LinuxProcess.Status.GarbledField) -> LinuxProcess.Status
+    {
         var status = LinuxProcess.Status()
         let count = bytes.count
         var lineStart = 0

@@ -85,7 +85,8 @@ extension EngineMetrics {
                 if freed.value > 0 { freedByKill.increment(by: freed.value) }
             case .purge(_, let kind, let freed):
                 if freed.value > 0 { freedByPurge[kind]?.increment(by: freed.value) }
-            case .callback, .viewCallback, .state, .notification, .compress, .decompress, .freeze, .thaw, .prewarm, .writeback:
+            case .callback, .viewCallback, .state, .notification, .compress, .decompress, .freeze, .thaw, .prewarm,
+                .writeback:
                 break
             }
         }

@@ -91,7 +91,8 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
                 respond(context, status: .httpVersionNotSupported, keepAlive: false, head: nil)
                 return
             }
-            let size = request.uri.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            let size =
+                request.uri.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if size > limits.maximumRequestBytes {
                 respond(context, status: .requestHeaderFieldsTooLarge, keepAlive: false, head: nil)
                 return
@@ -207,10 +208,14 @@ public final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHa
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let version = request?.version ?? .http1_1
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: version.major == 1 ? version : .http1_1, status: status, headers: headers))),
+            wrapOutboundOut(
+                .head(
+                    HTTPResponseHead(version: version.major == 1 ? version : .http1_1, status: status, headers: headers)
+                )),
             promise: nil)
         if request?.method != .HEAD {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: payload)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: payload)))), promise: nil)
         }
         if keepAlive {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -17,8 +17,11 @@ public enum MetricsServerError: Error, Sendable, Hashable, CustomStringConvertib
     @discardableResult
     public static func validate(address: String) throws(MetricsServerError) -> String {
         var literal = Substring(address)
-        if literal.hasPrefix("["), literal.hasSuffix("]"), literal.count > 2 { literal = literal.dropFirst().dropLast() }
-        guard !literal.isEmpty, literal.utf8.count <= 64, (try? SocketAddress(ipAddress: String(literal), port: 0)) != nil
+        if literal.hasPrefix("["), literal.hasSuffix("]"), literal.count > 2 {
+            literal = literal.dropFirst().dropLast()
+        }
+        guard !literal.isEmpty, literal.utf8.count <= 64,
+            (try? SocketAddress(ipAddress: String(literal), port: 0)) != nil
         else { throw .invalidAddress(address) }
         return String(literal)
     }

@@ -55,10 +55,13 @@ public struct Comparison: Sendable {
         // The informed references' scores, per sample, for each horizon they price by.
         var scores: [Double?: [Score?]] = [:]
         for policy in policies where Informed.isInformed(policy) && scores[policy.prediction.horizon] == nil {
-            guard let model = workload.user else { throw ComparisonError.informedNeedsUserModel(workload: workload.name) }
+            guard let model = workload.user else {
+                throw ComparisonError.informedNeedsUserModel(workload: workload.name)
+            }
             scores[policy.prediction.horizon] = seeds.map { seed in
                 generator.user(seed: seed).map {
-                    Informed.score(user: $0, model: model, launchCost: workload.launchCost, horizon: policy.prediction.horizon)
+                    Informed.score(
+                        user: $0, model: model, launchCost: workload.launchCost, horizon: policy.prediction.horizon)
                 }
             }
         }
@@ -87,7 +90,9 @@ public struct Comparison: Sendable {
     ) async throws -> Comparison {
         var scores: [Double?: [Score?]] = [:]
         if let informedScores {
-            for policy in policies where Informed.isInformed(policy) { scores[policy.prediction.horizon] = informedScores }
+            for policy in policies where Informed.isInformed(policy) {
+                scores[policy.prediction.horizon] = informedScores
+            }
         }
         return try await run(
             traces: traces, name: name, policies: policies, samples: samples, launchCost: launchCost, warmUp: warmUp,

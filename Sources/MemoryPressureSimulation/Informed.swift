@@ -25,7 +25,8 @@ public enum Informed {
     /// Runs that use it get their scores from ``score(user:model:launchCost:horizon:)``.
     public static var policy: Policy {
         Oracle.reference(
-            name: name, summary: "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)",
+            name: name,
+            summary: "reference: ios4's lifecycle, victims by the user's true app weights (known, not learnt)",
             reasonSuffix: "informed: fewest expected opens per byte, from the user's true weights")
     }
 
@@ -39,7 +40,8 @@ public enum Informed {
     public static func policy(lifecycleOf policy: Policy) -> Policy {
         var reference = Oracle.reference(
             name: name + Oracle.lifecycleSeparator + policy.name,
-            summary: "reference: \(policy.name)'s lifecycle, victims by the user's true app weights (known, not learnt)",
+            summary:
+                "reference: \(policy.name)'s lifecycle, victims by the user's true app weights (known, not learnt)",
             reasonSuffix: policy.prediction.horizon.map {
                 "informed: least chance of a reopen within \(Event.number($0)) opens per byte, from the user's true weights"
             } ?? "informed: fewest expected opens per byte, from the user's true weights",
@@ -88,7 +90,8 @@ public enum Informed {
         // How much each hour of the clock counts for the next pick: the user's activity in it
         // (as the generator draws session starts), fading with a 3-hour half-life from now.
         let activity = (0..<24).map { hour -> Double in
-            let base = model.hourlyActivity.isEmpty ? 1 : max(model.hourlyActivity[hour % model.hourlyActivity.count], 0)
+            let base =
+                model.hourlyActivity.isEmpty ? 1 : max(model.hourlyActivity[hour % model.hourlyActivity.count], 0)
             return base * (user.isAwake(atHour: Double(hour) + 0.5) ? 1 : model.nightActivity)
         }
         let table = shares

@@ -49,7 +49,8 @@ public enum Oracle {
     private static func prewarmingPolicy(lifecycleOf base: Policy, name: String) -> Policy {
         var policy = reference(
             name: name,
-            summary: "clairvoyant reference with prewarming: the oracle with \(base.name)'s lifecycle, and the app opened next launched ahead",
+            summary:
+                "clairvoyant reference with prewarming: the oracle with \(base.name)'s lifecycle, and the app opened next launched ahead",
             reasonSuffix: "oracle: reopened furthest in the future per byte",
             lifecycle: base)
         policy.prediction.prewarm = Prewarm(chance: 1, freeAbove: .percent(20), unopened: 1)
@@ -95,7 +96,8 @@ public enum Oracle {
     public static func policy(lifecycleOf policy: Policy) -> Policy {
         reference(
             name: name + lifecycleSeparator + policy.name,
-            summary: "clairvoyant reference: \(policy.name)'s lifecycle, the victim whose loss costs least future wait per byte",
+            summary:
+                "clairvoyant reference: \(policy.name)'s lifecycle, the victim whose loss costs least future wait per byte",
             reasonSuffix: "oracle: reopened furthest in the future per byte",
             lifecycle: policy)
     }

@@ -94,7 +94,8 @@ public struct RealDeviceDay: Sendable {
                         unmatchable += 1
                         return
                     }
-                    kills.append(Kill(time: time, app: AppID(package), killer: killer, reason: reason, line: record.line))
+                    kills.append(
+                        Kill(time: time, app: AppID(package), killer: killer, reason: reason, line: record.line))
                     if foreground == package { foreground = nil }
                 }
                 switch record.kind {

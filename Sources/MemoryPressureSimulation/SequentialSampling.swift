@@ -64,7 +64,8 @@ public struct SequentialSampling: Sendable, Hashable {
     /// - Complexity: O(1)
     public func isSettled(_ difference: PairedDifference) -> Bool {
         let excludesZero = difference.low > 0 || difference.high < 0
-        return (excludesZero && difference.adjustedP < earlyLevel) || (difference.high - difference.low) / 2 <= resolve / 2
+        return (excludesZero && difference.adjustedP < earlyLevel)
+            || (difference.high - difference.low) / 2 <= resolve / 2
     }
 
     /// What the rule did: the sizes looked at, and the differences still unsettled at the last.
@@ -84,10 +85,12 @@ public struct SequentialSampling: Sendable, Hashable {
         public var summary: String {
             let sizesText = sizes.map(String.init).joined(separator: ", ")
             let half = ((rule.resolve / 2) * 1000).rounded() / 1000
-            var out = "samples chosen sequentially to resolve \(Event.number(rule.resolve)) s of launch wait: looked at "
+            var out =
+                "samples chosen sequentially to resolve \(Event.number(rule.resolve)) s of launch wait: looked at "
             out += "\(sizesText); "
             if settled {
-                out += "stopped when every paired difference was resolved (Holm p < \(Event.number((rule.earlyLevel * 10_000).rounded() / 10_000))) "
+                out +=
+                    "stopped when every paired difference was resolved (Holm p < \(Event.number((rule.earlyLevel * 10_000).rounded() / 10_000))) "
                 out += "or within ±\(Event.number(half)) s"
             } else {
                 out += "stopped at the maximum (--max-seeds \(rule.maximum)) with "

@@ -106,7 +106,8 @@ public enum Statistics {
     /// wait minus the policy's over the baseline's minus the oracle's.
     ///
     /// - Complexity: O(n × ``bootstrapResamples``)
-    public static func bootstrapRatioInterval(_ numerators: [Double], _ denominators: [Double]) -> ClosedRange<Double>? {
+    public static func bootstrapRatioInterval(_ numerators: [Double], _ denominators: [Double]) -> ClosedRange<Double>?
+    {
         let n = numerators.count
         guard n > 1, denominators.count == n else { return nil }
         var random = SeededGenerator(seed: 0x5EED_B007)

@@ -267,7 +267,8 @@ public enum UsageLogImport {
         return users.flatMap { user -> [(user: String, label: String)] in
             switch sampling {
             case .user: [(user, user)]
-            case .day: days[user]!.sorted().map { (user, UserTrace(user: user, day: date(day: $0), trace: Trace()).label) }
+            case .day:
+                days[user]!.sorted().map { (user, UserTrace(user: user, day: date(day: $0), trace: Trace()).label) }
             }
         }
     }

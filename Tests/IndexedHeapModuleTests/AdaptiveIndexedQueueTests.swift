@@ -18,7 +18,8 @@ struct AdaptiveIndexedQueueTests {
 
     /// Seeded operations on unique keys (the handle index in the low 20 bits), applied to the
     /// queue and to an IndexedHeap: every handle, victim, key and report must agree.
-    @Test("the same handles, victims and reports as IndexedHeap, as a heap and as a tournament", arguments: [false, true])
+    @Test(
+        "the same handles, victims and reports as IndexedHeap, as a heap and as a tournament", arguments: [false, true])
     func lockstep(tournament: Bool) {
         withEvery("seed", in: 0..<20) { seed in
             var rng = SplitMix64(seed: UInt64(seed) &+ (tournament ? 1 << 40 : 0))
@@ -45,7 +46,10 @@ struct AdaptiveIndexedQueueTests {
                             seen = current
                             return next
                         }
-                        guard check(seen == before, "\(context): update(with:) saw \(String(describing: seen)), not \(before)")
+                        guard
+                            check(
+                                seen == before,
+                                "\(context): update(with:) saw \(String(describing: seen)), not \(before)")
                         else { return }
                     }
                 } else if draw < 75 {
@@ -59,17 +63,21 @@ struct AdaptiveIndexedQueueTests {
                 } else if draw < 90 {
                     let a = heap.popMax()
                     let b = queue.popMax()
-                    guard check(a?.handle == b?.handle && a?.priority == b?.priority, "\(context): popMax") else { return }
+                    guard check(a?.handle == b?.handle && a?.priority == b?.priority, "\(context): popMax") else {
+                        return
+                    }
                 } else if let handle = live.isEmpty ? nil : live[Int(rng.next() % UInt64(live.count))] {
                     guard check(heap.remove(handle) == queue.remove(handle), "\(context): remove") else { return }
                     guard check(!queue.contains(handle), "\(context): a removed handle is contained") else { return }
                 }
                 let k = Int(rng.next() % 12)
                 guard check(heap.top(k).map(\.handle) == queue.top(k).map(\.handle), "\(context): top(\(k))"),
-                    check(heap.count == queue.count && heap.max?.handle == queue.max?.handle, "\(context): count or max"),
+                    check(
+                        heap.count == queue.count && heap.max?.handle == queue.max?.handle, "\(context): count or max"),
                     check(queue._invariantViolation() == nil, "\(context): \(queue._invariantViolation() ?? "")")
                 else { return }
-                for handle in heap.unordered.map(\.handle).prefix(5) where queue.priority(of: handle) != heap.priority(of: handle) {
+                for handle in heap.unordered.map(\.handle).prefix(5)
+                where queue.priority(of: handle) != heap.priority(of: handle) {
                     check(false, "\(context): the key of \(handle)")
                     return
                 }

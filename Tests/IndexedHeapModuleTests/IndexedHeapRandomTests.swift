@@ -105,7 +105,8 @@ struct IndexedHeapRandomTests {
                     seen = current
                     return current + delta
                 }
-                guard check(seen == old, "\(context): update(with:) saw \(String(describing: seen)), model has \(old)") else {
+                guard check(seen == old, "\(context): update(with:) saw \(String(describing: seen)), model has \(old)")
+                else {
                     return popped
                 }
                 model.update(victim, to: old + delta)

@@ -25,7 +25,9 @@ func discrepancy(_ queue: IndexedTournament, _ model: Model<UInt64>, removed: [H
             return "handle \(handle) has priority \(queue.priority(of: handle)), model says \(model[handle]!)"
         }
         if handle.index >= queue.slotCapacity { return "handle \(handle) beyond slotCapacity \(queue.slotCapacity)" }
-        if queue.handle(forIndex: handle.index) != handle { return "handle(forIndex: \(handle.index)) is not \(handle)" }
+        if queue.handle(forIndex: handle.index) != handle {
+            return "handle(forIndex: \(handle.index)) is not \(handle)"
+        }
     }
     for handle in removed where queue.contains(handle) { return "removed handle \(handle) is still contained" }
     return nil
@@ -40,7 +42,8 @@ struct IndexedTournamentTests {
     /// orders); with ties only the model is compared. Returns the popped handles so a second run
     /// can check determinism.
     @discardableResult
-    private func run(seed: UInt64, unique: Bool, steps: Int = 80, maxInitial: Int = 40, checkEvery: Int = 1) -> [Handle] {
+    private func run(seed: UInt64, unique: Bool, steps: Int = 80, maxInitial: Int = 40, checkEvery: Int = 1) -> [Handle]
+    {
         var rng = SplitMix64(seed: seed)
         let range: UInt64 = [2, 8, 100, 1 << 40][Int(rng.next() % 4)]
         var serial: UInt64 = 0
@@ -50,7 +53,8 @@ struct IndexedTournamentTests {
             return (rng.next() % range) << 24 | serial
         }
         func adjusted(_ old: UInt64, by delta: Int64) -> UInt64 {
-            unique ? UInt64(Swift.max(0, Int64(old >> 24) + delta)) << 24 | (old & 0xFF_FFFF)
+            unique
+                ? UInt64(Swift.max(0, Int64(old >> 24) + delta)) << 24 | (old & 0xFF_FFFF)
                 : UInt64(Swift.max(0, Int64(old) + delta))
         }
         let initial = (0..<Int(rng.next() % UInt64(maxInitial + 1))).map { _ in randomKey() }
@@ -114,8 +118,12 @@ struct IndexedTournamentTests {
                     }
                     continue
                 }
-                guard check(key == model.maxPriority && model[handle] == key, "\(context): popMax gave \(handle): \(key)"),
-                    check(key == heapResult?.priority, "\(context): popMax gave \(key), the heap \(String(describing: heapResult))"),
+                guard
+                    check(
+                        key == model.maxPriority && model[handle] == key, "\(context): popMax gave \(handle): \(key)"),
+                    check(
+                        key == heapResult?.priority,
+                        "\(context): popMax gave \(key), the heap \(String(describing: heapResult))"),
                     check(handle == heapResult?.handle, "\(context): popMax gave \(handle), the heap another")
                 else { return popped }
                 model.remove(handle)
@@ -127,7 +135,8 @@ struct IndexedTournamentTests {
                 let before = Array(queue.unordered.map { Pair(handle: $0.handle, priority: $0.priority) })
                 var report: [Pair<UInt64>] = []
                 queue.forEachTop(k) { report.append(Pair(handle: $0, priority: $1)) }
-                let heapReport = comparesHeap ? heap.top(k).map { Pair(handle: $0.handle, priority: $0.priority) } : report
+                let heapReport =
+                    comparesHeap ? heap.top(k).map { Pair(handle: $0.handle, priority: $0.priority) } : report
                 if let problem = topDiscrepancy(report, k: k, model) {
                     check(false, "\(context): \(problem)")
                     return popped

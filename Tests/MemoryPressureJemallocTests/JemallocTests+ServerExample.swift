@@ -34,7 +34,8 @@ extension JemallocTests {
             try host.apply(.allocate(app: "gamma", bytes: .mebibytes(40), purgeable: false), at: 10)
             try host.apply(.allocate(app: "gamma", bytes: .mebibytes(25), purgeable: false), at: 11)
             for release in host.report.releases {
-                log.append("\(release.app) \(release.cause): expected \(release.expected), measured \(release.measured)")
+                log.append(
+                    "\(release.app) \(release.cause): expected \(release.expected), measured \(release.measured)")
             }
             // README end
             let lines = log.map {

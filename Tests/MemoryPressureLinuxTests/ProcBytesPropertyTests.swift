@@ -15,7 +15,8 @@ private func outcome(_ parse: () throws(LinuxProcess.Status.GarbledField) -> Lin
 }
 
 private func byteOutcome(_ bytes: [UInt8]) -> String {
-    bytes.withUnsafeBytes { raw in outcome { () throws(LinuxProcess.Status.GarbledField) in try ProcBytes.status(raw) } }
+    bytes.withUnsafeBytes { raw in outcome { () throws(LinuxProcess.Status.GarbledField) in try ProcBytes.status(raw) }
+    }
 }
 
 private func referenceOutcome(_ bytes: [UInt8]) -> String {
@@ -31,11 +32,12 @@ private let keys = [
 ]
 /// Pieces of values: numbers (signed, huge, padded), units, blanks, names with non-ASCII and
 /// invalid UTF-8 bytes, zombie and kernel-thread markers.
-private let valuePieces: [[UInt8]] = [
-    "0", "1", "7", "42", "1000", "204800", "-5", "+12", "-0", "+", "-", "00012", "4294967295", "4294967296",
-    "9007199254740992", "9223372036854775807", "99999999999999999999", "kB", "KB", "kb", "mB", " ", "\t", "  ",
-    "Z", "Z (zombie)", "S (sleeping)", "x", ":", "mail-daemon", "caf\u{E9}", "\u{1F600}", "\u{4E2D}\u{6587}",
-].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0x00]]
+private let valuePieces: [[UInt8]] =
+    [
+        "0", "1", "7", "42", "1000", "204800", "-5", "+12", "-0", "+", "-", "00012", "4294967295", "4294967296",
+        "9007199254740992", "9223372036854775807", "99999999999999999999", "kB", "KB", "kb", "mB", " ", "\t", "  ",
+        "Z", "Z (zombie)", "S (sleeping)", "x", ":", "mail-daemon", "caf\u{E9}", "\u{1F600}", "\u{4E2D}\u{6587}",
+    ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0x00]]
 
 /// One line from one random number: the key, whether it has a colon, and up to five value
 /// pieces, each taken from successive digits of `code` in mixed radices.
@@ -97,7 +99,9 @@ struct ProcBytesPropertyTests {
         let shapes = Gen.int(in: 0...7)
         for _ in 0..<3_000 {
             let bytes = statusFile(lines.run(using: &random), shape: shapes.run(using: &random))
-            #expect(byteOutcome(bytes) == referenceOutcome(bytes), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            #expect(
+                byteOutcome(bytes) == referenceOutcome(bytes),
+                "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 
@@ -115,7 +119,9 @@ struct ProcBytesPropertyTests {
             let at = position % (bytes.count + 1)
             bytes.removeSubrange(at..<min(bytes.count, at + deleted))
             bytes.insert(contentsOf: insertion, at: at)
-            #expect(byteOutcome(bytes) == referenceOutcome(bytes), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            #expect(
+                byteOutcome(bytes) == referenceOutcome(bytes),
+                "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 
@@ -145,7 +151,9 @@ struct ProcBytesPropertyTests {
             let (value, form) = (values.run(using: &random), forms.run(using: &random))
             // Short ones take the in-place path, long or signed ones the standard library's.
             let text =
-                form == 0 ? "+\(value % 1_000)" : form == 1 ? "000\(value % 100_000)" : form == 2 ? "\(value % 1_000_000_000)" : "\(value)"
+                form == 0
+                ? "+\(value % 1_000)"
+                : form == 1 ? "000\(value % 100_000)" : form == 2 ? "\(value % 1_000_000_000)" : "\(value)"
             let bytes = Array(text.utf8)
             bytes.withUnsafeBytes { raw in
                 #expect(ProcBytes.integer(raw, 0, raw.count) as Int64? == Int64(text))

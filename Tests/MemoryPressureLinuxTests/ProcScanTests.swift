@@ -32,7 +32,9 @@ struct ProcScanTests {
         if let comm = try? String(contentsOfFile: "/proc/2/comm", encoding: .utf8), comm == "kthreadd\n",
             let children = try? String(contentsOfFile: "/proc/2/task/2/children", encoding: .utf8)
         {
-            let listed = children.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let listed = children.split(separator: " ").compactMap {
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             #expect(candidates == ([2] + listed).sorted())
         } else {
             #expect(candidates.isEmpty)

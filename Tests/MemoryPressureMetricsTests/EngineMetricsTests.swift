@@ -198,7 +198,9 @@ struct EngineMetricsTests {
         #expect(text.contains("mempressure_memory_limit_bytes \(Double(416 << 20))\n"))
     }
 
-    @Test("a kill reason is reduced to bounded labels: limit kills, each band, oom_score bands, unknown text, systemd-oomd's pressure rule")
+    @Test(
+        "a kill reason is reduced to bounded labels: limit kills, each band, oom_score bands, unknown text, systemd-oomd's pressure rule"
+    )
     func killReasonLabels() throws {
         let backend = TestMetrics()
         let engine = try PressureEngine(device: .iPhone4, policy: try Policy.shipped("earlyoom"))

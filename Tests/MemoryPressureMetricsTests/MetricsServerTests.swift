@@ -112,7 +112,9 @@ struct MetricsServerTests {
         }
     }
 
-    @Test("keep-alive: two requests on one connection are both answered; a request split into one-byte reads is served; HEAD has no body")
+    @Test(
+        "keep-alive: two requests on one connection are both answered; a request split into one-byte reads is served; HEAD has no body"
+    )
     func keepAliveAndPartialReads() async throws {
         let server = try await Self.servingEngine()
         let twice = try exchange(
@@ -135,7 +137,10 @@ struct MetricsServerTests {
         let cases: [(String, String)] = [
             ("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "HTTP/1.1 404 Not Found"),
             ("GET /metrics/extra HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "HTTP/1.1 404 Not Found"),
-            ("POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", "HTTP/1.1 405 Method Not Allowed"),
+            (
+                "POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 405 Method Not Allowed"
+            ),
             ("hello\r\n\r\n", "HTTP/1.1 400 Bad Request"),
             ("GET metrics HTTP/1.1\r\nHost: a\r\n\r\n", "HTTP/1.1 400 Bad Request"),
             ("GET /metrics HTTP/1.1\r\nHost a\r\n\r\n", "HTTP/1.1 400 Bad Request"),
@@ -147,7 +152,8 @@ struct MetricsServerTests {
             let response = try exchange(port: server.port, [request(text)])
             #expect(statusLine(response) == expected, "\(text.debugDescription)")
         }
-        let put = try exchange(port: server.port, [request("PUT /metrics HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")])
+        let put = try exchange(
+            port: server.port, [request("PUT /metrics HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")])
         #expect(put.contains("\r\nAllow: GET, HEAD\r\n"))
         // A client that sends nothing and closes gets nothing.
         #expect(try exchange(port: server.port, [], halfClose: true).isEmpty)
@@ -159,7 +165,8 @@ struct MetricsServerTests {
         let server = try await Self.servingEngine(limits: .init(maximumRequestBytes: 1024))
         let huge = "GET /metrics HTTP/1.1\r\nHost: a\r\nX-Filler: \(String(repeating: "x", count: 4000))\r\n\r\n"
         #expect(
-            statusLine(try exchange(port: server.port, [request(huge)])) == "HTTP/1.1 431 Request Header Fields Too Large")
+            statusLine(try exchange(port: server.port, [request(huge)]))
+                == "HTTP/1.1 431 Request Header Fields Too Large")
         // A head that never ends, past the HTTP decoder's own bound (80 KiB).
         let endless = request("GET /metrics HTTP/1.1\r\nX: ") + [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
         #expect(
@@ -168,7 +175,8 @@ struct MetricsServerTests {
         await server.shutdown()
     }
 
-    @Test("a client that never completes a request gets 408 after the request timeout, while others are served meanwhile")
+    @Test(
+        "a client that never completes a request gets 408 after the request timeout, while others are served meanwhile")
     func silentClient() async throws {
         let server = try await Self.servingEngine(limits: .init(requestTimeout: 1))
         let port = server.port
@@ -180,7 +188,9 @@ struct MetricsServerTests {
         await server.shutdown()
     }
 
-    @Test("hundreds of idle connections do not hold up a scrape; past the connection bound a connection is closed at once")
+    @Test(
+        "hundreds of idle connections do not hold up a scrape; past the connection bound a connection is closed at once"
+    )
     func manyIdleConnections() async throws {
         // A request timeout far past the waits below: on a loaded machine, opening 300 connections
         // can take longer than the default 10 s, which would close the first ones (a 408) and

@@ -19,11 +19,14 @@ struct AndroidDeviceLogTests {
     @Test("logcat's threadtime, year, time and epoch formats give the same records")
     func formats() throws {
         let threadtime = try Self.records(
-            "11-14 07:03:14.300  1290  1410 I am_proc_start: [0,3007,10100,com.example.mail,activity,{com.example.mail/.Main}]\n")
+            "11-14 07:03:14.300  1290  1410 I am_proc_start: [0,3007,10100,com.example.mail,activity,{com.example.mail/.Main}]\n"
+        )
         let year = try Self.records(
             "2023-11-14 07:03:14.300  1290  1410 I am_proc_start: [0,3007,10100,com.example.mail,activity,{x/.y}]\n")
-        let time = try Self.records("11-14 07:03:14.300 I/am_proc_start( 1290): [0,3007,10100,com.example.mail,activity,{x/.y}]\n")
-        let epoch = try Self.records("1699945394.300  1290  1410 I am_proc_start: [0,3007,10100,com.example.mail,activity,{x/.y}]\n")
+        let time = try Self.records(
+            "11-14 07:03:14.300 I/am_proc_start( 1290): [0,3007,10100,com.example.mail,activity,{x/.y}]\n")
+        let epoch = try Self.records(
+            "1699945394.300  1290  1410 I am_proc_start: [0,3007,10100,com.example.mail,activity,{x/.y}]\n")
         for records in [threadtime, year, time, epoch] {
             #expect(records.map(\.kind) == [.processStarted(pid: 3007, name: "com.example.mail")])
         }
@@ -61,7 +64,8 @@ struct AndroidDeviceLogTests {
                 .lowMemoryKill(
                     pid: 4001, name: "com.example.maps", oomScoreAdj: 900, residentKiB: 45678,
                     reason: "low watermark is breached"),
-                .lowMemoryKill(pid: 4001, name: "com.example.maps", oomScoreAdj: 900, residentKiB: 45678, reason: "kill_reason 4"),
+                .lowMemoryKill(
+                    pid: 4001, name: "com.example.maps", oomScoreAdj: 900, residentKiB: 45678, reason: "kill_reason 4"),
                 .lowMemoryKill(pid: 4002, name: "com.example.chat", oomScoreAdj: 906, residentKiB: 30000, reason: nil),
                 .lowMemoryKill(pid: 4003, name: "com.example.news", oomScoreAdj: 915, residentKiB: nil, reason: nil),
                 .activityManagerKill(pid: 4004, name: "com.example.mail:sync", oomAdj: 955, reason: "empty #17"),
@@ -77,14 +81,17 @@ struct AndroidDeviceLogTests {
                 message: "expected the pid as a whole number, found \"x12\"")
         ) {
             try Self.records(
-                "11-14 08:00:00.000  1 1 I am_proc_died: [0,5,a,900,19]\n11-14 08:00:00.000  1 1 I am_kill : [0,x12,a,900,empty]\n")
+                "11-14 08:00:00.000  1 1 I am_proc_died: [0,5,a,900,19]\n11-14 08:00:00.000  1 1 I am_kill : [0,x12,a,900,empty]\n"
+            )
         }
         #expect(throws: InputError.self) {
             try Self.records("11-14 08:00:00.000  1 1 I lowmemorykiller: Kill 'a' (pid), uid 1\n")
         }
     }
 
-    @Test("a day: one open per resume of another app, one kill per pid (the kill line and killinfo are one), subprocesses are their app")
+    @Test(
+        "a day: one open per resume of another app, one kill per pid (the kill line and killinfo are one), subprocesses are their app"
+    )
     func day() throws {
         let text = """
             11-14 08:00:00.000  1 1 I wm_set_resumed_activity: [0,com.example.mail/.Inbox,x]

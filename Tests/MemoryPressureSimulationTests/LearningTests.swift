@@ -35,7 +35,9 @@ struct LearningTests {
         #expect(counted.metrics.kills == killsAfter)
         #expect(launchesAfter > 0 && launchesAfter < whole.metrics.coldLaunches)
         // Warm-up 0 is no warm-up; one past the end counts nothing.
-        #expect(try SimulationRun.run(trace, policy: policy, warmUp: 0).metrics.deterministic == whole.metrics.deterministic)
+        #expect(
+            try SimulationRun.run(trace, policy: policy, warmUp: 0).metrics.deterministic == whole.metrics.deterministic
+        )
         let none = try SimulationRun.run(trace, policy: policy, warmUp: 1e9)
         #expect(none.metrics.coldLaunches == 0 && none.metrics.kills == 0 && none.metrics.launchWait == 0)
     }

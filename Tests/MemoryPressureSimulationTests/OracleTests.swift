@@ -107,10 +107,13 @@ struct OracleTests {
         #expect(comparison.runs[1].allSatisfy { $0.metrics.foregroundKills == 0 })
     }
 
-    @Test("oracle@P keeps every part of P's lifecycle, orders every band with foresight, and learns nothing; informed@P keeps P's horizon too")
+    @Test(
+        "oracle@P keeps every part of P's lifecycle, orders every band with foresight, and learns nothing; informed@P keeps P's horizon too"
+    )
     func lifecycleOfAnotherPolicy() throws {
         let prewarming = try Policy(
-            yaml: try String(contentsOfFile: PackagePaths.path("Examples/policies/predictive-prewarm.yaml"), encoding: .utf8),
+            yaml: try String(
+                contentsOfFile: PackagePaths.path("Examples/policies/predictive-prewarm.yaml"), encoding: .utf8),
             file: "predictive-prewarm")
         for base in [try Policy.shipped("predictive"), try Policy.shipped("jetsam"), prewarming] {
             for reference in [Oracle.policy(lifecycleOf: base), Informed.policy(lifecycleOf: base)] {

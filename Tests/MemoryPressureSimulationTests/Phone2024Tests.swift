@@ -25,7 +25,8 @@ struct Phone2024Tests {
 
     @Test("a workload file can start from it")
     func base() throws {
-        let workload = try Workload(yaml: "base: phone-2024\ndevice: { memory: 6GiB, reserved: 2GiB }\n", file: "w.yaml")
+        let workload = try Workload(
+            yaml: "base: phone-2024\ndevice: { memory: 6GiB, reserved: 2GiB }\n", file: "w.yaml")
         #expect(workload.device.memory == .gibibytes(6))
         #expect(workload.user?.kinds == PhoneUser.modernKinds)
         #expect(throws: InputError.self) { try Workload(yaml: "base: phone-2023\n", file: "w.yaml") }

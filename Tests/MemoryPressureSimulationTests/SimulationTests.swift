@@ -130,7 +130,9 @@ struct SimulationTests {
         #expect(metrics.skippedActions == 1)
     }
 
-    @Test("an action aimed at an app systemd-oomd's pressure rule killed between two actions is skipped, the kill counted")
+    @Test(
+        "an action aimed at an app systemd-oomd's pressure rule killed between two actions is skipped, the kill counted"
+    )
     func skippedAfterATimedKill() throws {
         // 1000 MiB usable and nothing to reclaim: C's allocation at 10 s blocks allocations, the
         // pressure rule kills C (the largest) at its check of 38 s, and C's allocation at 60 s is
@@ -219,7 +221,8 @@ struct SimulationTests {
                 "user,session,timestamp,app,event\nu,1,10,a,Opened\nu,1,soon,a,Closed\n", file: "log.csv")
         }
         // An event type that is not a move to or from the foreground is skipped (and counted).
-        #expect(try UsageLogImport.parse("user,session,timestamp,app,event\nu,1,10,a,Started\n", file: "log.csv").isEmpty)
+        #expect(
+            try UsageLogImport.parse("user,session,timestamp,app,event\nu,1,10,a,Started\n", file: "log.csv").isEmpty)
     }
 
     @Test("workload files override the built-in defaults and report problems with their place")

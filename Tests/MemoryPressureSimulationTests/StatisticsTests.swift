@@ -66,7 +66,9 @@ struct StatisticsTests {
         #expect(first.mean == 51.0 / 30)
     }
 
-    @Test("the share of a gap: a paired bootstrap of a ratio of means, deterministic, exact when every pair has the ratio")
+    @Test(
+        "the share of a gap: a paired bootstrap of a ratio of means, deterministic, exact when every pair has the ratio"
+    )
     func ratioInterval() throws {
         // Every sample closes 40 % of its own gap: every resample's ratio is 0.4.
         let gaps = (1...50).map { Double($0 % 7 + 1) }

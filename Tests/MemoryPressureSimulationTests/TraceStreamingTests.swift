@@ -13,7 +13,8 @@ struct TemporaryInput {
     let descriptor: Int32
 
     init(_ bytes: [UInt8]) throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("mempressure-stream-\(UUID().uuidString)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         descriptor = open(path, O_RDONLY)
@@ -102,11 +103,13 @@ struct TraceStreamingTests {
         let app = "com.example.application"
         var text = "{\"t\":0,\"event\":\"launch\",\"app\":\"\(app)\",\"footprint\":\"40MiB\"}\n"
         for index in 0..<5_000 {
-            text += "{\"t\":\(index + 1),\"event\":\"\(index % 2 == 0 ? "allocate" : "free")\",\"app\":\"\(app)\",\"bytes\":4096}\n"
+            text +=
+                "{\"t\":\(index + 1),\"event\":\"\(index % 2 == 0 ? "allocate" : "free")\",\"app\":\"\(app)\",\"bytes\":4096}\n"
         }
         let input = try TemporaryInput(text)
         defer { input.close() }
-        let lines = ByteLineReader(.file(input.descriptor), file: "big.jsonl", maximumLineBytes: 255, initialCapacity: 64)
+        let lines = ByteLineReader(
+            .file(input.descriptor), file: "big.jsonl", maximumLineBytes: 255, initialCapacity: 64)
         var reader = TraceReader(lines)
         var count = 0
         while try reader.next() != nil { count += 1 }
@@ -119,7 +122,9 @@ struct TraceStreamingTests {
 
     @Test("a line longer than the limit is an error naming its line")
     func lineTooLong() throws {
-        let text = "{\"t\":0,\"event\":\"home\"}\n{\"t\":1,\"event\":\"notify\",\"name\":\"" + String(repeating: "x", count: 300)
+        let text =
+            "{\"t\":0,\"event\":\"home\"}\n{\"t\":1,\"event\":\"notify\",\"name\":\""
+            + String(repeating: "x", count: 300)
             + "\"}\n"
         let input = try TemporaryInput(text)
         defer { input.close() }
@@ -165,7 +170,8 @@ struct TraceStreamingTests {
             caught = error
         }
         #expect(
-            String(describing: caught!) == "bad.jsonl:3: expected UTF-8 text, found an invalid byte at offset \(offset)")
+            String(describing: caught!) == "bad.jsonl:3: expected UTF-8 text, found an invalid byte at offset \(offset)"
+        )
     }
 
     @Test("a malformed line after an action the engine refuses is reported, as reading the whole file first did")

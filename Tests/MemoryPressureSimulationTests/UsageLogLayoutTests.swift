@@ -179,7 +179,10 @@ struct UsageLogLayoutTests {
             sampling: .day)
         #expect(log.samples.isEmpty)
         #expect(log.rows == 0)
-        #expect(log.skippedEvents == [.init(type: "Started", count: 2, firstLine: 2), .init(type: "Crashed", count: 1, firstLine: 4)])
+        #expect(
+            log.skippedEvents == [
+                .init(type: "Started", count: 2, firstLine: 2), .init(type: "Crashed", count: 1, firstLine: 4),
+            ])
         var text = "user,timestamp,app,event\n"
         for index in 0...UsageLogReader.maximumSkippedTypes { text += "u,\(index),a,kind\(index)\n" }
         #expect(

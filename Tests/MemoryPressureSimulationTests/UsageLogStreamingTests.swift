@@ -23,7 +23,8 @@ struct UsageLogStreamingTests {
             let app = ["com.example.mail", "com.example.maps", "\"Foo, Inc. \"\"Chat\"\"\"", "com.example.game"][
                 Int(next() % 4)]
             let event = next() % 3 == 0 ? "Closed" : "Opened"
-            let time = row % 5 == 0 ? "2016-05-03T08:\(String(format: "%02d", row / 60 % 60)):00Z" : "\(1_462_263_000 + row)"
+            let time =
+                row % 5 == 0 ? "2016-05-03T08:\(String(format: "%02d", row / 60 % 60)):00Z" : "\(1_462_263_000 + row)"
             text += "\(user),\(row / 7),\(time),\(app),\(event)" + (row % 3 == 0 ? "\r\n" : "\n")
         }
         return text
@@ -52,7 +53,8 @@ struct UsageLogStreamingTests {
         }
     }
 
-    @Test("a log many times the buffer's cap gives whole-file reading's users and traces, the buffer never above the cap")
+    @Test(
+        "a log many times the buffer's cap gives whole-file reading's users and traces, the buffer never above the cap")
     func boundedBuffer() throws {
         let text = Self.fleetLog(users: 7, rowsPerUser: 300, seed: 5)
         let whole = try UsageLogImport.parse(text, file: "log.csv")

@@ -95,7 +95,10 @@ struct CompressionTests {
             ])
         let decompress = try #require(
             events.first { if case .decompress = $0.kind { true } else { false } })
-        #expect(decompress.jsonLine == #"{"t":40,"type":"decompress","app":"A","bytes":52428800,"stored":10485760,"refaulted":0,"seconds":0.05}"#)
+        #expect(
+            decompress.jsonLine
+                == #"{"t":40,"type":"decompress","app":"A","bytes":52428800,"stored":10485760,"refaulted":0,"seconds":0.05}"#
+        )
         #expect(engine.status(of: "A")?.footprint == .mebibytes(100))
         #expect(engine.free == .mebibytes(120))
         #expect(engine.compressionStatus?.pooled == .mebibytes(50))
@@ -184,9 +187,11 @@ struct CompressionTests {
         var trace = Trace(device: Device(memory: .mebibytes(512), reserved: .mebibytes(112)))
         for (time, id) in [(0.0, "A"), (10, "B"), (20, "C")] {
             if time > 0 { trace.entries.append(Trace.Entry(time: time - 1, action: .home)) }
-            trace.entries.append(Trace.Entry(time: time, action: .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(100)))))
+            trace.entries.append(
+                Trace.Entry(time: time, action: .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(100)))))
         }
-        trace.entries.append(Trace.Entry(time: 30, action: .allocate(app: "C", bytes: .mebibytes(20), purgeable: false)))
+        trace.entries.append(
+            Trace.Entry(time: 30, action: .allocate(app: "C", bytes: .mebibytes(20), purgeable: false)))
         trace.entries.append(Trace.Entry(time: 40, action: .open(AppLaunch(id: "A", footprint: .mebibytes(100)))))
         let compressed = try SimulationRun.run(trace, policy: try Self.policy()).metrics
         let plain = try SimulationRun.run(trace, policy: .ios4).metrics
@@ -273,8 +278,9 @@ struct FreezerTests {
         // the renewed 15 MiB budget can freeze (yesterday's 5 MiB left could not).
         try engine.step(90_000, .open(AppLaunch(id: "B", footprint: .mebibytes(100))))
         let later = try engine.step(90_001, .allocate(app: "B", bytes: .mebibytes(60), purgeable: false))
-        #expect(later.filter { $0.contains("compress") || $0.contains("freeze") }
-            == ["C compress 60MiB into 12MiB", "C freeze 12MiB"])
+        #expect(
+            later.filter { $0.contains("compress") || $0.contains("freeze") }
+                == ["C compress 60MiB into 12MiB", "C freeze 12MiB"])
         #expect(engine._invariantViolation() == nil)
     }
 
@@ -286,12 +292,16 @@ struct FreezerTests {
             trace.entries.append(
                 Trace.Entry(time: time, action: .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(100)))))
         }
-        trace.entries.append(Trace.Entry(time: 30, action: .allocate(app: "C", bytes: .mebibytes(20), purgeable: false)))
+        trace.entries.append(
+            Trace.Entry(time: 30, action: .allocate(app: "C", bytes: .mebibytes(20), purgeable: false)))
         trace.entries.append(Trace.Entry(time: 40, action: .open(AppLaunch(id: "A", footprint: .mebibytes(100)))))
         let policy = try CompressionTests.policy(freezer: Self.freezer())
         let events = try Replay.events(trace, policy: policy).map(\.compact)
         let resume = events.drop { !$0.hasPrefix("A willEnterForeground") }
-        #expect(Array(resume.prefix(4)) == ["A willEnterForeground", "A suspended→inactive", "A thaw 10MiB", "A decompress 50MiB from 10MiB"])
+        #expect(
+            Array(resume.prefix(4)) == [
+                "A willEnterForeground", "A suspended→inactive", "A thaw 10MiB", "A decompress 50MiB from 10MiB",
+            ])
         let metrics = try SimulationRun.run(trace, policy: policy).metrics
         #expect(metrics.bytesFrozen == 10 << 20 && metrics.thawedApps == 1)
         // 10 MiB read at 4 ms/MiB, then 50 MiB decompressed at 1 ms/MiB.
@@ -346,8 +356,14 @@ struct CompressionLoadingTests {
             ("  compressible: 0.6\n", "", "compression", "missing key \"compressible\""),
             ("  stopAt: 256MiB\n", "  stopAt: 100MiB\n", "compression", "at or above \"startBelow\""),
             ("  ratio: 2.5\n", "  ratio: 2.5\n  colour: red\n", "compression", "unknown key \"colour\""),
-            ("  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ match: { names: [a] }, ratio: 0.5 }]\n", "compression.ratios[0]", "from 1 to 100"),
-            ("  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ ratio: 2 }]\n", "compression.ratios[0]", "missing key \"match\""),
+            (
+                "  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ match: { names: [a] }, ratio: 0.5 }]\n",
+                "compression.ratios[0]", "from 1 to 100"
+            ),
+            (
+                "  ratio: 2.5\n", "  ratio: 2.5\n  ratios: [{ ratio: 2 }]\n", "compression.ratios[0]",
+                "missing key \"match\""
+            ),
         ])
     func refused(old: String, new: String, path: String, expected: String) throws {
         let text = Self.valid.replacingOccurrences(of: old, with: new)
@@ -368,7 +384,8 @@ struct CompressionLoadingTests {
         var policy = try Policy(yaml: Self.valid, file: "x.yaml")
         policy.compression?.ratio = 0.5
         policy.compression?.compressible = 2
-        #expect(policy.problems.map(\.path) == ["compression.ratio", "compression.compressible", "compression.fileBacked"])
+        #expect(
+            policy.problems.map(\.path) == ["compression.ratio", "compression.compressible", "compression.fileBacked"])
         #expect(throws: EngineError.self) { try PressureEngine(device: .iPhone4, policy: policy) }
     }
 }

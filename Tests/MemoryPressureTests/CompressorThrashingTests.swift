@@ -29,18 +29,24 @@ struct CompressorThrashingTests {
     /// ``churn(_:last:)``'s events in full.
     static func churnEvents(_ engine: PressureEngine, last: Double = 40.8) throws -> [Event] {
         try CompressionTests.threeApps(engine)
-        #expect(try engine.step(30, .allocate(app: "C", bytes: .mebibytes(5), purgeable: false))
-            == ["A compress 50MiB into 10MiB"])
-        #expect(try engine.step(40, .allocate(app: "C", bytes: .mebibytes(40), purgeable: false))
-            == ["B compress 50MiB into 10MiB"])
+        #expect(
+            try engine.step(30, .allocate(app: "C", bytes: .mebibytes(5), purgeable: false))
+                == ["A compress 50MiB into 10MiB"])
+        #expect(
+            try engine.step(40, .allocate(app: "C", bytes: .mebibytes(40), purgeable: false))
+                == ["B compress 50MiB into 10MiB"])
         let resumeB = try engine.step(40.2, .open(AppLaunch(id: "B", footprint: .mebibytes(100))))
-        #expect(resumeB.contains("B decompress 50MiB from 10MiB") && resumeB.contains("C compress 76021760B into 15204352B"))
+        #expect(
+            resumeB.contains("B decompress 50MiB from 10MiB") && resumeB.contains("C compress 76021760B into 15204352B")
+        )
         #expect(!resumeB.contains { $0.contains(" kill ") })
         try engine.apply(.open(AppLaunch(id: "C", footprint: .mebibytes(100))), at: last)
         return engine.takeEvents()
     }
 
-    @Test("memory decompressed fast, soon after it was compressed, with older memory in the pool: one kill, in band order")
+    @Test(
+        "memory decompressed fast, soon after it was compressed, with older memory in the pool: one kill, in band order"
+    )
     func kills() throws {
         let engine = CompressionTests.engine(try Self.policy())
         let log = try Self.churnEvents(engine)
@@ -75,8 +81,9 @@ struct CompressorThrashingTests {
         // As in the kill, but A and B are compressed together at 40 s: A is no older than B.
         let engine = CompressionTests.engine(try Self.policy())
         try CompressionTests.threeApps(engine)
-        #expect(try engine.step(40, .allocate(app: "C", bytes: .mebibytes(45), purgeable: false))
-            == ["A compress 50MiB into 10MiB", "B compress 50MiB into 10MiB"])
+        #expect(
+            try engine.step(40, .allocate(app: "C", bytes: .mebibytes(45), purgeable: false))
+                == ["A compress 50MiB into 10MiB", "B compress 50MiB into 10MiB"])
         let resumeB = try engine.step(40.2, .open(AppLaunch(id: "B", footprint: .mebibytes(100))))
         #expect(resumeB.contains("C compress 76021760B into 15204352B"))
         let events = try engine.step(40.8, .open(AppLaunch(id: "C", footprint: .mebibytes(100))))
@@ -93,13 +100,22 @@ struct CompressorThrashingTests {
             if time > 0 { try engine.step(time - 1, .home) }
             try engine.step(time, .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(70))))
         }
-        #expect(try engine.step(100, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == ["D compress 35MiB into 7MiB"])
-        #expect(try engine.step(190, .allocate(app: "C", bytes: .mebibytes(30), purgeable: false)) == ["A compress 35MiB into 7MiB"])
+        #expect(
+            try engine.step(100, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == [
+                "D compress 35MiB into 7MiB"
+            ])
+        #expect(
+            try engine.step(190, .allocate(app: "C", bytes: .mebibytes(30), purgeable: false)) == [
+                "A compress 35MiB into 7MiB"
+            ])
         // A sample from 205 s: B is compressed; A comes back 15.5 s after it was compressed, which
         // compresses C; C comes back a second later. The rates pass (110 MiB each way in 1.5 s)
         // and D is older than anything decompressed, but the working set, (1 × 75 + 15 × 35)
         // MiB·s over 1.5 s = 400 MiB, is larger than the 145 MiB pool: swapping would not help.
-        #expect(try engine.step(205, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == ["B compress 35MiB into 7MiB"])
+        #expect(
+            try engine.step(205, .allocate(app: "C", bytes: .mebibytes(25), purgeable: false)) == [
+                "B compress 35MiB into 7MiB"
+            ])
         let resumeA = try engine.step(205.5, .open(AppLaunch(id: "A", footprint: .mebibytes(70))))
         #expect(resumeA.contains("C compress 75MiB into 15MiB"), "\(resumeA)")
         let events = try engine.step(206.5, .open(AppLaunch(id: "C", footprint: .mebibytes(70))))
@@ -114,8 +130,11 @@ struct CompressorThrashingTests {
         #expect(shown.contains("thrashing: { pageSize: 1048576, sampleMinMs: 500, sampleMaxMs: 10000"))
         #expect(try Policy(yaml: shown, file: "shown.yaml").compression == Self.policy().compression)
         let shipped = try #require(try Policy.shipped("jetsam-compressor").compression?.thrashing)
-        #expect(shipped == MemoryCompression.Thrashing(
-            pageSize: .kibibytes(16), sampleMinMs: 500, sampleMaxMs: 10_000, minimumPer10ms: 20, thresholdPer10ms: 50))
+        #expect(
+            shipped
+                == MemoryCompression.Thrashing(
+                    pageSize: .kibibytes(16), sampleMinMs: 500, sampleMaxMs: 10_000, minimumPer10ms: 20,
+                    thresholdPer10ms: 50))
         for (old, new, expected) in [
             ("sampleMinMs: 500", "sampleMinMs: 20000", "sampleMinMs (20000.0) ≤ sampleMaxMs"),
             ("pageSize: 1048576", "pageSize: 100", "expected 4KiB...1MiB"),

@@ -55,7 +55,9 @@ struct LongRunTests {
     /// How many distinct ids the churn test sends through one engine: 10 million when
     /// `MEMORYPRESSURE_CHURN` says so (CI's release run), 200,000 otherwise.
     static var churnCount: Int {
-        if let value = ProcessInfo.processInfo.environment["MEMORYPRESSURE_CHURN"], let count = Int(value), count > 0 { return count }
+        if let value = ProcessInfo.processInfo.environment["MEMORYPRESSURE_CHURN"], let count = Int(value), count > 0 {
+            return count
+        }
         return 200_000
     }
 

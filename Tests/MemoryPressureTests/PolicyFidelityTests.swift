@@ -249,7 +249,8 @@ struct LMKDFidelityTests {
     }
 
     @Test(
-        "lmkd.cpp find_and_kill_process(): `if (i <= PERCEPTIBLE_APP_ADJ)` — slot 225 (PERCEPTIBLE_MEDIUM_APP_ADJ) is still proc_adj_tail(), the oldest")
+        "lmkd.cpp find_and_kill_process(): `if (i <= PERCEPTIBLE_APP_ADJ)` — slot 225 (PERCEPTIBLE_MEDIUM_APP_ADJ) is still proc_adj_tail(), the oldest"
+    )
     func perceptibleMediumIsOldestFirst() throws {
         let apps = [
             app("med-old-small", .background, mib: 10, lastActive: 300, adj: 225),

@@ -133,7 +133,8 @@ struct PredictedReuseTests {
         // At 18:00 the front app grows until kills start (jetsam's rule: critical, below 5 % free
         // of 4 GiB, 204.8 MiB); one kill of 400 MiB brings free memory back above the 5 % target.
         let grow = engine.free.value - Bytes.mebibytes(180).value
-        let events = try engine.step(3 * Self.day + 18 * Self.hour, .allocate(app: "front", bytes: Bytes(grow), purgeable: false))
+        let events = try engine.step(
+            3 * Self.day + 18 * Self.hour, .allocate(app: "front", bytes: Bytes(grow), purgeable: false))
         let kills = events.filter { $0.contains(" kill ") }
         #expect(kills.count == 1)
         #expect(kills.first?.hasPrefix("morning kill") == true, "\(kills)")
@@ -227,7 +228,8 @@ struct PredictedReuseTests {
     func policyFiles() throws {
         let text = try #require(Policy.shippedSource("predictive"))
         let custom = text.replacingOccurrences(
-            of: "prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true, horizon: 5 }",
+            of:
+                "prediction: { halfLife: 604800, prior: 3, timeOfDay: true, hoursAhead: 3, transitions: true, horizon: 5 }",
             with: "prediction: { hoursAhead: 6, transitions: false }")
         #expect(custom != text)
         let loaded = try Policy(yaml: custom, file: "custom.yaml").prediction

@@ -53,11 +53,16 @@ struct PressureStallTests {
     }
 
     /// Launches `id` with `mib` MiB and sends it home (suspended, or background with audio).
-    static func idle(_ engine: PressureEngine, _ id: String, mib: Int64, at time: Double, audio: Bool = false, adj: Int? = nil)
+    static func idle(
+        _ engine: PressureEngine, _ id: String, mib: Int64, at time: Double, audio: Bool = false, adj: Int? = nil
+    )
         throws
     {
         try engine.apply(
-            .launch(AppLaunch(id: AppID(id), footprint: .mebibytes(mib), backgroundModes: audio ? [.audio] : [], oomScoreAdj: adj)),
+            .launch(
+                AppLaunch(
+                    id: AppID(id), footprint: .mebibytes(mib), backgroundModes: audio ? [.audio] : [], oomScoreAdj: adj)
+            ),
             at: time)
         try engine.apply(.home, at: time + 0.1)
     }
@@ -124,7 +129,8 @@ struct PressureStallTests {
         if zAdj == 900 {
             #expect(kills.count == 2)
             #expect(kills.last?.app == "Z")
-            #expect(kills.last?.reason.hasPrefix("low watermark is breached and swap is low (153600kB < 204800kB)") == true)
+            #expect(
+                kills.last?.reason.hasPrefix("low watermark is breached and swap is low (153600kB < 204800kB)") == true)
         } else {
             #expect(kills.count == 1, "Z at adj 200 and M are perceptible: min_score_adj 201 spares them")
             #expect(engine.status(of: "Z")?.state == .suspended)
@@ -133,7 +139,9 @@ struct PressureStallTests {
         #expect(engine._invariantViolation() == nil)
     }
 
-    @Test("PRESSURE_AFTER_KILL: a kill that leaves free memory below the min watermark is followed by another, down to adj 0")
+    @Test(
+        "PRESSURE_AFTER_KILL: a kill that leaves free memory below the min watermark is followed by another, down to adj 0"
+    )
     func pressureAfterKill() throws {
         let engine = Self.engine(try Self.policy(compress: "^none$"))
         try Self.idle(engine, "T", mib: 1, at: 0)
@@ -194,7 +202,8 @@ struct PressureStallTests {
         #expect(engine._invariantViolation() == nil)
     }
 
-    @Test("DIRECT_RECL_AND_THRASHING: an allocation below the min watermark reclaims directly while the window thrashes")
+    @Test(
+        "DIRECT_RECL_AND_THRASHING: an allocation below the min watermark reclaims directly while the window thrashes")
     func directReclaimAndThrashing() throws {
         let engine = Self.engine(try Self.policy(compress: "^[XYZ]$", thrashingLimit: 2))
         try Self.thrashingSetup(engine)
@@ -256,7 +265,9 @@ struct PressureStallTests {
             if case .decompress(let app, _, _, _, let seconds) = event.kind, app == "Z" { return seconds }
             return nil
         }
-        #expect(wait.count == 1 && abs(wait[0] - 0.075) < 1e-12, "25 MiB decompressed at 1 ms and 12.5 MiB of file pages at 4 ms a MiB")
+        #expect(
+            wait.count == 1 && abs(wait[0] - 0.075) < 1e-12,
+            "25 MiB decompressed at 1 ms and 12.5 MiB of file pages at 4 ms a MiB")
         let status = try #require(engine.pressureStallStatus)
         #expect(status.someMilliseconds == 0 && status.fullMilliseconds == 0, "\(status)")
         #expect(status.thrashing > 0, "the refaults count toward thrashing all the same")
@@ -276,7 +287,10 @@ struct PressureStallTests {
         withBadRule.psi = rule
         #expect(Set(withBadRule.problems.map(\.path)) == ["psi.partialStallMs", "psi.swapFreeLowPercentage"])
         #expect(throws: PolicyErrors.self) {
-            try Policy(yaml: "name: x\nthresholds: { critical: { enter: 1%, clear: 2% } }\nkill: { startLevel: critical, target: 1% }\nbands: [{ name: a, match: { states: [suspended] }, order: largestFirst, reason: r }]\npsi: { thrashingLimit: -1 }", file: "x.yaml")
+            try Policy(
+                yaml:
+                    "name: x\nthresholds: { critical: { enter: 1%, clear: 2% } }\nkill: { startLevel: critical, target: 1% }\nbands: [{ name: a, match: { states: [suspended] }, order: largestFirst, reason: r }]\npsi: { thrashingLimit: -1 }",
+                file: "x.yaml")
         }
         let shown = try Policy(yaml: PolicyYAML.render(try Policy.shipped("android-lmkd-psi")), file: "shown.yaml")
         #expect(shown.psi == (try Policy.shipped("android-lmkd-psi")).psi)

@@ -12,7 +12,8 @@ import TestSupport
 @Suite("Prewarming")
 struct PrewarmTests {
     /// `predictive` with transitions only (no time of day) and the prewarm rule `rule`.
-    static func policy(chance: Double = 0.5, freeAbove: MemoryAmount = .percent(20), unopened: Int = 1) throws -> Policy {
+    static func policy(chance: Double = 0.5, freeAbove: MemoryAmount = .percent(20), unopened: Int = 1) throws -> Policy
+    {
         var policy = try Policy.shipped("predictive")
         policy.prediction.timeOfDay = false
         policy.prediction.prewarm = Prewarm(chance: chance, freeAbove: freeAbove, unopened: unopened)
@@ -36,7 +37,9 @@ struct PrewarmTests {
         return (mail, maps)
     }
 
-    @Test("the app that always followed the one just opened is launched in the background, suspended; opening it is a warm resume")
+    @Test(
+        "the app that always followed the one just opened is launched in the background, suspended; opening it is a warm resume"
+    )
     func prewarmsTheNextApp() throws {
         let engine = Self.engine(try Self.policy())
         let first = try Self.round(engine, at: 0)
@@ -88,7 +91,9 @@ struct PrewarmTests {
     func freeFloor() throws {
         // 4 GiB usable: 99 % leaves 41 MiB, less than maps' 40 MiB plus what the others hold.
         let engine = Self.engine(try Self.policy(freeAbove: .percent(99)))
-        for round in 0..<4 { #expect(!(try Self.round(engine, at: Double(round) * 100).mail.contains { $0.contains("prewarm") })) }
+        for round in 0..<4 {
+            #expect(!(try Self.round(engine, at: Double(round) * 100).mail.contains { $0.contains("prewarm") }))
+        }
         let roomy = Self.engine(try Self.policy(freeAbove: .bytes(.mebibytes(100))))
         try Self.round(roomy, at: 0)
         try Self.round(roomy, at: 100)

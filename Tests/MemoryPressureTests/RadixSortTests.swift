@@ -12,7 +12,9 @@ struct RadixSortTests {
         withEvery("seed", in: UInt64(0)..<200) { seed in
             var random = SplitMix64(seed: seed)
             let count = Int(random.next() % 2_000)
-            let pool: [Double] = [0, -0.0, 1, -1, 1e-300, -1e-300, 86_400, -86_400, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+            let pool: [Double] = [
+                0, -0.0, 1, -1, 1e-300, -1e-300, 86_400, -86_400, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            ]
             let times = (0..<count).map { _ -> Double in
                 switch random.next() % 4 {
                 case 0: return pool[Int(random.next() % UInt64(pool.count))]

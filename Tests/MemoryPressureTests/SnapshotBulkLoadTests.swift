@@ -13,7 +13,9 @@ struct SnapshotBulkLoadTests {
     static let adjs = [0, 100, 200, 225, 500, 900, 950, -1000]
     static let priorities = [0, 30, 40, 100, 120, 160, 220]
 
-    @Test("seeded random snapshots: the bulk-loaded kill order is the one-insertion-at-a-time order, for every shipped policy")
+    @Test(
+        "seeded random snapshots: the bulk-loaded kill order is the one-insertion-at-a-time order, for every shipped policy"
+    )
     func matchesIncremental() throws {
         let states: [AppState] = [.suspended, .suspended, .background, .inactive, .active]
         try withEvery("seed", in: UInt64(0)..<60) { seed in
@@ -31,9 +33,11 @@ struct SnapshotBulkLoadTests {
                         id: AppID("app\(random.next() % 1000)-\(index)"), state: state,
                         footprint: .mebibytes(Int64(random.next() % 4 == 0 ? 700 : random.next() % 90 + 1)),
                         lastActive: Double(random.next() % 20),
-                        oomScoreAdj: random.next() % 3 == 0 ? nil : Self.adjs[Int(random.next() % UInt64(Self.adjs.count))],
+                        oomScoreAdj: random.next() % 3 == 0
+                            ? nil : Self.adjs[Int(random.next() % UInt64(Self.adjs.count))],
                         swap: .mebibytes(Int64(random.next() % 3)), pageTables: .kibibytes(Int64(random.next() % 64)),
-                        priority: random.next() % 2 == 0 ? nil : Self.priorities[Int(random.next() % UInt64(Self.priorities.count))]))
+                        priority: random.next() % 2 == 0
+                            ? nil : Self.priorities[Int(random.next() % UInt64(Self.priorities.count))]))
             }
             let snapshot = Snapshot(device: Device(memory: .gibibytes(8)), apps: apps)
             for name in Policy.shippedNames {
@@ -54,9 +58,13 @@ struct SnapshotBulkLoadTests {
                 try bulk.apply(.tick, at: 1)
                 try oneByOne.apply(.tick, at: 1)
                 try tournament.apply(.tick, at: 1)
-                #expect(bulk.killOrder(limit: .max).map(\.app.rawValue) == oneByOne.killOrder(limit: .max).map(\.app.rawValue))
+                #expect(
+                    bulk.killOrder(limit: .max).map(\.app.rawValue)
+                        == oneByOne.killOrder(limit: .max).map(\.app.rawValue))
                 #expect(bulk.takeEvents() == tournament.takeEvents(), "\(name), tournament: the tick's events")
-                #expect(tournament.killOrder(limit: .max).map(\.app.rawValue) == bulk.killOrder(limit: .max).map(\.app.rawValue))
+                #expect(
+                    tournament.killOrder(limit: .max).map(\.app.rawValue)
+                        == bulk.killOrder(limit: .max).map(\.app.rawValue))
             }
         }
     }

@@ -28,31 +28,42 @@ struct SnapshotEngineStreamingTests {
             }
             let footprint = (random.next() % 4 == 0 ? 700 : random.next() % 90 + 1) << 20
             var fields = [
-                "\"id\": \"app\(random.next() % 1000)-\(index)\"", "\"state\": \"\(state)\"", "\"footprint\": \(footprint)",
+                "\"id\": \"app\(random.next() % 1000)-\(index)\"", "\"state\": \"\(state)\"",
+                "\"footprint\": \(footprint)",
                 "\"lastActive\": \(random.next() % 20)",
             ]
-            if random.next() % 3 != 0 { fields.append("\"oomScoreAdj\": \(adjs[Int(random.next() % UInt64(adjs.count))])") }
-            if random.next() % 2 == 0 { fields.append("\"priority\": \(priorities[Int(random.next() % UInt64(priorities.count))])") }
+            if random.next() % 3 != 0 {
+                fields.append("\"oomScoreAdj\": \(adjs[Int(random.next() % UInt64(adjs.count))])")
+            }
+            if random.next() % 2 == 0 {
+                fields.append("\"priority\": \(priorities[Int(random.next() % UInt64(priorities.count))])")
+            }
             if random.next() % 3 == 0 { fields.append("\"swap\": \((random.next() % 3) << 20)") }
             if random.next() % 2 == 0 { fields.append("\"pageTables\": \((random.next() % 64) << 10)") }
-            if random.next() % 4 == 0 { fields.append("\"purgeable\": \(footprint / 8), \"viewCaches\": \(footprint / 16)") }
+            if random.next() % 4 == 0 {
+                fields.append("\"purgeable\": \(footprint / 8), \"viewCaches\": \(footprint / 16)")
+            }
             if random.next() % 5 == 0 { fields.append("\"backgroundModes\": [\"audio\"]") }
             apps.append("{" + fields.joined(separator: ", ") + "}")
         }
-        return "{\"device\": {\"memory\": \(8 << 30), \"reserved\": \(1 << 28), \"swap\": \(1 << 30), \"swapFree\": \(1 << 29)},\n"
+        return
+            "{\"device\": {\"memory\": \(8 << 30), \"reserved\": \(1 << 28), \"swap\": \(1 << 30), \"swapFree\": \(1 << 29)},\n"
             + " \"apps\": [\n  " + apps.joined(separator: ",\n  ") + "\n]}\n"
     }
 
     /// The engine streamed from `text`, with a release that overwrites what it gives back (so
     /// a decoder reading released bytes would read garbage); also returns how often it was called.
     /// `batchSize` apps go to the loading thread at a time (the command's 1,024 by default).
-    static func streamed(_ text: String, policy: Policy, batchSize: Int = 1024) -> (engine: PressureEngine?, releases: Int) {
+    static func streamed(_ text: String, policy: Policy, batchSize: Int = 1024) -> (
+        engine: PressureEngine?, releases: Int
+    ) {
         var bytes = Array(text.utf8)
         var releases = 0
         let engine = bytes.withUnsafeMutableBufferPointer { buffer -> PressureEngine? in
             let base = buffer.baseAddress!
             let count = buffer.count
-            return PressureEngine.streamingSnapshot(UnsafeBufferPointer(buffer), policy: policy, batchSize: batchSize) { offset in
+            return PressureEngine.streamingSnapshot(UnsafeBufferPointer(buffer), policy: policy, batchSize: batchSize) {
+                offset in
                 releases += 1
                 base.update(repeating: 0xFF, count: Swift.min(offset, count))
             }
@@ -69,7 +80,9 @@ struct SnapshotEngineStreamingTests {
 
     // Batches of 1 to 5 apps go round the loading thread's ring of 4 many times; 1,024 loads
     // these documents on the decoding thread, in one batch.
-    @Test("seeded snapshots: the streamed engine is the engine of the parsed snapshot, for every shipped policy and batch size")
+    @Test(
+        "seeded snapshots: the streamed engine is the engine of the parsed snapshot, for every shipped policy and batch size"
+    )
     func matchesParsed() throws {
         try withEvery("seed", in: UInt64(0)..<30) { seed in
             let text = Self.document(seed: seed, count: Int(seed * 7 % 150) + 1)
@@ -78,12 +91,16 @@ struct SnapshotEngineStreamingTests {
             for name in Policy.shippedNames {
                 let policy = try Policy.shipped(name)
                 let engine = try #require(Self.streamed(text, policy: policy, batchSize: batchSize).engine, "\(name)")
-                #expect(Self.summary(engine) == Self.summary(try PressureEngine(snapshot: snapshot, policy: policy)), "\(name)")
+                #expect(
+                    Self.summary(engine) == Self.summary(try PressureEngine(snapshot: snapshot, policy: policy)),
+                    "\(name)")
             }
         }
     }
 
-    @Test("an app the engine refuses far from the end stops the loading thread, and the road gives up", arguments: [1, 7, 1024])
+    @Test(
+        "an app the engine refuses far from the end stops the loading thread, and the road gives up",
+        arguments: [1, 7, 1024])
     func refusalOnTheLoadingThread(batchSize: Int) throws {
         // 5,000 apps, the 11th a second `app-3`: the engine refuses it on the loading thread.
         func document(eleventh: String) -> String {
@@ -111,7 +128,9 @@ struct SnapshotEngineStreamingTests {
         let (engine, releases) = Self.streamed(text, policy: policy)
         #expect(releases >= 2)
         let streamed = try #require(engine)
-        #expect(Self.summary(streamed) == Self.summary(try PressureEngine(snapshot: try Snapshot(text: text, file: "t"), policy: policy)))
+        #expect(
+            Self.summary(streamed)
+                == Self.summary(try PressureEngine(snapshot: try Snapshot(text: text, file: "t"), policy: policy)))
     }
 
     @Test(
@@ -132,13 +151,16 @@ struct SnapshotEngineStreamingTests {
         ])
     func givesUp(text: String) throws {
         for batchSize in [1, 1024] {
-            #expect(Self.streamed(text, policy: try Policy.shipped("jetsam"), batchSize: batchSize).engine == nil, "\(batchSize)")
+            #expect(
+                Self.streamed(text, policy: try Policy.shipped("jetsam"), batchSize: batchSize).engine == nil,
+                "\(batchSize)")
         }
     }
 
     @Test("bytes that are not UTF-8 in an id are the strict reader's to report, not repaired")
     func invalidUTF8() throws {
-        var bytes = Array(#"{"device": {"memory": 1024}, "apps": [{"id": "aX", "state": "active", "footprint": 1}]}"#.utf8)
+        var bytes = Array(
+            #"{"device": {"memory": 1024}, "apps": [{"id": "aX", "state": "active", "footprint": 1}]}"#.utf8)
         bytes[bytes.firstIndex(of: UInt8(ascii: "X"))!] = 0xC3
         let engine = bytes.withUnsafeBufferPointer {
             PressureEngine.streamingSnapshot($0, policy: try! Policy.shipped("jetsam"))
@@ -148,7 +170,9 @@ struct SnapshotEngineStreamingTests {
 
     @Test("a byte order mark and leading white space are taken, as the parsed road takes them")
     func byteOrderMark() throws {
-        let text = "\u{FEFF}\n  " + #"{"device": {"memory": 4096}, "apps": [{"id": "é", "state": "suspended", "footprint": 10}]}"#
+        let text =
+            "\u{FEFF}\n  "
+            + #"{"device": {"memory": 4096}, "apps": [{"id": "é", "state": "suspended", "footprint": 10}]}"#
         let engine = try #require(Self.streamed(text, policy: try Policy.shipped("jetsam")).engine)
         #expect(engine.killOrder(limit: 1).map(\.app.rawValue) == ["é"])
     }

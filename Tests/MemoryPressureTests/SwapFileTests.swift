@@ -37,8 +37,9 @@ struct SwapFileTests {
         let engine = ZramSwapTests.engine(try Self.policy())
         try ZramSwapTests.apps(engine)
         // 20 MiB available is below earlyoom's 5 % (50 MiB), but 40 % of swap is free: no kill.
-        #expect(try engine.step(5, .allocate(app: "C", bytes: .mebibytes(740), purgeable: false))
-            .allSatisfy { !$0.contains(" kill ") })
+        #expect(
+            try engine.step(5, .allocate(app: "C", bytes: .mebibytes(740), purgeable: false))
+                .allSatisfy { !$0.contains(" kill ") })
         // 60 MiB more: B's first 40 MiB fill the file; memory and swap are both at 0.
         let events = try engine.step(6, .allocate(app: "C", bytes: .mebibytes(60), purgeable: false))
         #expect(events.first == "B compress 40MiB into 0MiB", "\(events)")
@@ -58,7 +59,10 @@ struct SwapFileTests {
             guard case .decompress = event.kind else { return nil }
             return event.jsonLine
         }
-        #expect(resume == [#"{"t":7,"type":"decompress","app":"A","bytes":62914560,"stored":0,"refaulted":0,"seconds":0.6}"#])
+        #expect(
+            resume == [
+                #"{"t":7,"type":"decompress","app":"A","bytes":62914560,"stored":0,"refaulted":0,"seconds":0.6}"#
+            ])
         #expect(engine.swapFree == .mebibytes(100))
         #expect(engine._invariantViolation() == nil)
     }
@@ -79,7 +83,8 @@ struct SwapFileTests {
             Issue.record("a swap file with ratio 3 was accepted")
         } catch {
             let problem = try #require(error.problems.first)
-            #expect(problem.file == "swap.yaml" && problem.description.contains("expected 1 and no \"ratios\" for swap"))
+            #expect(
+                problem.file == "swap.yaml" && problem.description.contains("expected 1 and no \"ratios\" for swap"))
         }
     }
 }

@@ -62,7 +62,9 @@ struct SystemdOomdPressureTests {
         #expect(Self.kills(events).isEmpty, "\(events)")
     }
 
-    @Test("the stall's avg10 follows calc_avgs(): a period's integer percentage, weighted 1677/2048 a period (kernel/sched/psi.c)")
+    @Test(
+        "the stall's avg10 follows calc_avgs(): a period's integer percentage, weighted 1677/2048 a period (kernel/sched/psi.c)"
+    )
     func averageFollowsTheKernel() throws {
         let engine = SystemdOomdTests.engine(try Self.policy())
         try Self.blockAtTen(engine)
@@ -78,7 +80,9 @@ struct SystemdOomdPressureTests {
         #expect(engine.pressureStallStatus == nil, "oomd's rule is not lmkd's PSI mode")
     }
 
-    @Test("20 s above the limit, the app with the most resident memory dies, in front or not (oomd_pressure_above, oomd_kill_by_pgscan_rate)")
+    @Test(
+        "20 s above the limit, the app with the most resident memory dies, in front or not (oomd_pressure_above, oomd_kill_by_pgscan_rate)"
+    )
     func killsAfterTheDuration() throws {
         let engine = SystemdOomdTests.engine(try Self.policy())
         try Self.blockAtTen(engine)
@@ -149,7 +153,8 @@ struct SystemdOomdPressureTests {
         #expect(try run(reclaimWithin: 60).count == 1)
     }
 
-    @Test("a long stretch folds its alike periods together: blocked with nothing to kill, a billion seconds pass at once")
+    @Test(
+        "a long stretch folds its alike periods together: blocked with nothing to kill, a billion seconds pass at once")
     func longStretches() throws {
         // The system holds all but 1 MiB, under the 4 MiB min watermark: blocked, no app to kill.
         let engine = PressureEngine.scenario(
@@ -175,7 +180,9 @@ struct SystemdOomdPressureTests {
         #expect(other.memoryPressureLimitStatus?.fullAverage10 == 0)
     }
 
-    @Test("the average matches a reference that steps every period of a random blocked/unblocked timeline", arguments: 1...20)
+    @Test(
+        "the average matches a reference that steps every period of a random blocked/unblocked timeline",
+        arguments: 1...20)
     func matchesReference(seed: UInt64) throws {
         // A limit of 100 % is never exceeded, so nothing is killed and the timeline is the actions'.
         let engine = SystemdOomdTests.engine(try Self.policy { $0.limitPercent = 100 })
@@ -213,7 +220,8 @@ struct SystemdOomdPressureTests {
             period += 2
         }
         let status = try #require(engine.memoryPressureLimitStatus)
-        #expect(status.fullAverage10 == Self.printed(average), "seed \(seed): \(status.fullAverage10) against \(average)")
+        #expect(
+            status.fullAverage10 == Self.printed(average), "seed \(seed): \(status.fullAverage10) against \(average)")
         #expect(status.fullTotalSeconds >= total - 1e-6, "seed \(seed)")
     }
 

@@ -67,7 +67,9 @@ struct SystemdOomdTests {
         #expect(otherKills.first?.hasPrefix("C kill") == true, "\(otherKills)")
     }
 
-    @Test("an app with at most the floor of swap is never picked, even when nothing else is (THRESHOLD_SWAP_USED_PERCENT)")
+    @Test(
+        "an app with at most the floor of swap is never picked, even when nothing else is (THRESHOLD_SWAP_USED_PERCENT)"
+    )
     func swapFloor() throws {
         // A floor of 60 % of the 100 MiB zram: A's 60 MiB is at the floor, not above it.
         let atFloor = Self.engine(try Self.policy(minimumSwapPercent: 60))
@@ -95,7 +97,8 @@ struct SystemdOomdTests {
         #expect(swapping.problems.map(\.path) == ["bands[0].minimumSwapPercent"])
 
         let text = try #require(Policy.shippedSource("earlyoom"))
-            .replacingOccurrences(of: "    order: oomScore\n", with: "    order: swapUsage\n    minimumSwapPercent: 5\n")
+            .replacingOccurrences(
+                of: "    order: oomScore\n", with: "    order: swapUsage\n    minimumSwapPercent: 5\n")
         #expect(throws: PolicyErrors.self) { try Policy(yaml: text, file: "floor.yaml") }
         do {
             _ = try Policy(yaml: text, file: "floor.yaml")

@@ -20,7 +20,9 @@ struct ZswapTests {
         return policy
     }
 
-    @Test("pages go to the cache while it has room and on to the swap file once it is full; the full cache is written back to 90 %")
+    @Test(
+        "pages go to the cache while it has room and on to the swap file once it is full; the full cache is written back to 90 %"
+    )
     func cacheThenFile() throws {
         let engine = ZramSwapTests.engine(try Self.policy())
         try ZramSwapTests.apps(engine)
@@ -108,7 +110,8 @@ struct ZswapTests {
         let written = PolicyYAML.render(threshold)
         #expect(written.contains("  zswapAcceptThresholdPercent: 75\n"), "\(written)")
         #expect(try Policy(yaml: written, file: "shown.yaml").compression == threshold.compression)
-        let outOfRange = written.replacingOccurrences(of: "zswapAcceptThresholdPercent: 75", with: "zswapAcceptThresholdPercent: 120")
+        let outOfRange = written.replacingOccurrences(
+            of: "zswapAcceptThresholdPercent: 75", with: "zswapAcceptThresholdPercent: 120")
         #expect {
             try Policy(yaml: outOfRange, file: "bad.yaml")
         } throws: { error in

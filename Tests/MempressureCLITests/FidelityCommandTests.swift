@@ -8,7 +8,9 @@ import TestSupport
 
 @Suite("mempressure: live self-exclusion and the policy fields of issue 12")
 struct FidelityCommandTests {
-    @Test("kill-order --live: its own process is not ranked, the table and the JSON say so", .tags(.machine), .machineDependent)
+    @Test(
+        "kill-order --live: its own process is not ranked, the table and the JSON say so", .tags(.machine),
+        .machineDependent)
     func liveLeavesItselfOut() throws {
         let table = try runMempressure(["kill-order", "--live", "--policy", "earlyoom"])
         #expect(table.status == 0, "\(table.standardError)")
@@ -24,13 +26,16 @@ struct FidelityCommandTests {
         #expect(!order.contains { ($0["app"] as? String) == own })
     }
 
-    @Test("watch under systemd-oomd prints the machine's PSI full avg10 beside oomd's limit; other policies do not", .tags(.machine), .machineDependent)
+    @Test(
+        "watch under systemd-oomd prints the machine's PSI full avg10 beside oomd's limit; other policies do not",
+        .tags(.machine), .machineDependent)
     func watchShowsFullStall() throws {
         guard FileManager.default.isReadableFile(atPath: "/proc/pressure/memory") else { return }
         let oomd = try runMempressure(["watch", "--policy", "systemd-oomd", "--count", "1"])
         #expect(oomd.status == 0, "\(oomd.standardError)")
         let line = oomd.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(line.contains(", full avg10 ") && line.contains("% (systemd-oomd acts above 50.00% held 20s)"), "\(line)")
+        #expect(
+            line.contains(", full avg10 ") && line.contains("% (systemd-oomd acts above 50.00% held 20s)"), "\(line)")
         let earlyoom = try runMempressure(["watch", "--policy", "earlyoom", "--count", "1"])
         #expect(!earlyoom.standardOutput.contains("full avg10"), "\(earlyoom.standardOutput)")
     }
@@ -42,7 +47,8 @@ struct FidelityCommandTests {
         #expect(
             table.standardOutput.contains(
                 "memory-pressure rule: once PSI full avg10 has stayed above 50.00% for 20 s (with reclaim in the last 30 s), "
-                    + "it kills the app with the most resident memory instead: com.example.game; a snapshot holds no stall history"),
+                    + "it kills the app with the most resident memory instead: com.example.game; a snapshot holds no stall history"
+            ),
             "\(table.standardOutput)")
         let earlyoom = try runMempressure(["kill-order", "Examples/snapshots/phone.yaml", "--policy", "earlyoom"])
         #expect(!earlyoom.standardOutput.contains("memory-pressure rule"))

@@ -268,7 +268,9 @@ struct HostileInputTests {
         expectRefused(try run(["simulate", "--usage-log", log]), 65, "log.csv:2:", "printable characters")
     }
 
-    @Test("a live process named with control characters is printed escaped in every format", .tags(.machine), .machineDependent)
+    @Test(
+        "a live process named with control characters is printed escaped in every format", .tags(.machine),
+        .machineDependent)
     func liveProcessName() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -69,7 +69,8 @@ struct KillOrderCommandTests {
     }
 
     @Test(
-        "the JSON report is exactly the docs/DESIGN.md contract: keys, order of keys, types", arguments: Policy.shippedNames)
+        "the JSON report is exactly the docs/DESIGN.md contract: keys, order of keys, types",
+        arguments: Policy.shippedNames)
     func jsonContract(policy: String) throws {
         let result = try runMempressure([
             "kill-order", "Examples/snapshots/phone.yaml", "--policy", policy, "--format", "json",

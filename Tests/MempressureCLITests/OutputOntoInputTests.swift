@@ -19,7 +19,8 @@ struct OutputOntoInputTests {
         return directory
     }
 
-    @Test("compare --svg onto its --trace, by the same path, a symbolic link or a hard link: exit 64, the trace unharmed")
+    @Test(
+        "compare --svg onto its --trace, by the same path, a symbolic link or a hard link: exit 64, the trace unharmed")
     func svgOntoTrace() throws {
         let directory = try Self.directoryWithTrace()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -83,9 +84,12 @@ struct OutputOntoInputTests {
             "compare", "--policies", "jetsam,oracle@\(policy)", "--seeds", "2", "--svg", policy,
         ])
         #expect(compare.status == 64)
-        #expect(compare.standardError.contains("--svg \(policy) is the same file as the input \(policy)"), "\(compare.standardError)")
+        #expect(
+            compare.standardError.contains("--svg \(policy) is the same file as the input \(policy)"),
+            "\(compare.standardError)")
         let sweep = try runMempressure([
-            "sweep", "--param", "memory=256MiB", "--seeds", "1", "--hours", "1", "--policies", "ios4,informed@\(policy)",
+            "sweep", "--param", "memory=256MiB", "--seeds", "1", "--hours", "1", "--policies",
+            "ios4,informed@\(policy)",
         ])
         #expect(sweep.status == 64, "informed is a reference of compare only")
         let onto = try runMempressure([
@@ -93,7 +97,9 @@ struct OutputOntoInputTests {
             "--output", policy,
         ])
         #expect(onto.status == 64)
-        #expect(onto.standardError.contains("--output \(policy) is the same file as the input \(policy)"), "\(onto.standardError)")
+        #expect(
+            onto.standardError.contains("--output \(policy) is the same file as the input \(policy)"),
+            "\(onto.standardError)")
         #expect(try String(contentsOfFile: policy, encoding: .utf8) == shown.standardOutput)
     }
 
@@ -105,7 +111,9 @@ struct OutputOntoInputTests {
         try "base: phone\nname: phone\nusage:\n  hours: 1e9\n".write(toFile: file, atomically: true, encoding: .utf8)
         let result = try runMempressure(["simulate", "--workload", file])
         #expect(result.status == 64)
-        #expect(result.standardError.contains("\(file) (workload phone): a sample could hold about"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("\(file) (workload phone): a sample could hold about"),
+            "\(result.standardError)")
         let overridden = try runMempressure(["simulate", "--hours", "8000"])
         #expect(overridden.standardError.contains("workload phone with --hours 8000.0: a sample could hold"))
     }

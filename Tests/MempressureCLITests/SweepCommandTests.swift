@@ -242,8 +242,10 @@ struct SweepCommandTests {
     func usageLogHours() throws {
         func coldLaunches(_ extra: [String]) throws -> Double {
             let result = try runMempressure(
-                ["sweep", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies", "ios4",
-                 "--param", "memory=512MiB", "--format", "json"] + extra)
+                [
+                    "sweep", "--usage-log", "Examples/usage/lsapp-layout.tsv", "--sample", "user", "--policies", "ios4",
+                    "--param", "memory=512MiB", "--format", "json",
+                ] + extra)
             #expect(result.status == 0, "\(result.standardError)")
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])

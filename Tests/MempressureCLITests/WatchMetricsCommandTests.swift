@@ -86,12 +86,15 @@ private final class BackgroundWatch: @unchecked Sendable {
 
 @Suite("mempressure watch --metrics-port")
 struct WatchMetricsCommandTests {
-    @Test("serves the live engine's metrics at /metrics, 404 elsewhere, and shuts down cleanly on SIGINT", .tags(.machine), .machineDependent)
+    @Test(
+        "serves the live engine's metrics at /metrics, 404 elsewhere, and shuts down cleanly on SIGINT",
+        .tags(.machine), .machineDependent)
     func scrapeThenInterrupt() throws {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--interval", "0.2", "--top", "3"])
         let port = try #require(watch.metricsPort(), "no port announced; stderr: \(watch.standardError)")
 
-        let response = try #require(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+        let response = try #require(
+            try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(response.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"))
         let body = try #require(response.range(of: "\r\n\r\n")).upperBound
@@ -124,7 +127,8 @@ struct WatchMetricsCommandTests {
         #expect(values["mempressure_memory_warnings_total{level=\"1\"}"] != nil)
         #expect(values["mempressure_kills_total{reason=\"memory_limit_fatal\",band=\"none\"}"] != nil)
 
-        let other = try #require(try fetch(port: port, "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+        let other = try #require(
+            try fetch(port: port, "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         #expect(other.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
 
         kill(watch.process.processIdentifier, SIGINT)
@@ -137,7 +141,9 @@ struct WatchMetricsCommandTests {
         #expect(!frames.contains("serving metrics"))  // the notice goes to stderr; stdout is unchanged
     }
 
-    @Test("with --count the watch ends by itself and frees the port; --metrics-address takes an IPv4 literal", .tags(.machine), .machineDependent)
+    @Test(
+        "with --count the watch ends by itself and frees the port; --metrics-address takes an IPv4 literal",
+        .tags(.machine), .machineDependent)
     func countEnds() throws {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--metrics-address", "127.0.0.1", "--count", "2"])
         let port = watch.metricsPort()
@@ -147,14 +153,17 @@ struct WatchMetricsCommandTests {
         #expect(try fetch(port: announced, "GET /metrics HTTP/1.0\r\n\r\n") == nil)
     }
 
-    @Test("SIGTERM ends the watch cleanly: exit 0, the scrape in flight answered, the port freed", .tags(.machine), .machineDependent)
+    @Test(
+        "SIGTERM ends the watch cleanly: exit 0, the scrape in flight answered, the port freed", .tags(.machine),
+        .machineDependent)
     func sigtermDrains() throws {
         let watch = try BackgroundWatch(["--metrics-port", "0", "--interval", "0.2"])
         let port = try #require(watch.metricsPort(), "stderr: \(watch.standardError)")
         // An idle keep-alive connection and a scrape: the first is closed, the second answered.
         let idle = try #require(connectToLoopback(port: port))
         defer { close(idle) }
-        let scrape = try #require(try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+        let scrape = try #require(
+            try fetch(port: port, "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         #expect(scrape.hasPrefix("HTTP/1.1 200 OK\r\n"))
         kill(watch.process.processIdentifier, SIGTERM)
         watch.process.waitUntilExit()

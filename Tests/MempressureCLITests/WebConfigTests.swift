@@ -10,7 +10,8 @@ import TestSupport
 // configuration; a certificate made here by openssl, a real TLS client (curl) against it.
 
 /// Runs `command` with `arguments`, returning its exit status and standard output.
-private func run(_ command: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+private func run(_ command: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [command] + arguments
@@ -30,13 +31,20 @@ private func webConfigFolder(days: Int = 2) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mempressure-web-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let key = try run(
-        "openssl", ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "key.pem",
-            "-out", "request.csr", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], in: folder)
+        "openssl",
+        [
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "key.pem",
+            "-out", "request.csr", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ], in: folder)
     try #require(key.status == 0)
-    try "subjectAltName=IP:127.0.0.1\n".write(to: folder.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
+    try "subjectAltName=IP:127.0.0.1\n".write(
+        to: folder.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
     let certificate = try run(
-        "openssl", ["x509", "-req", "-in", "request.csr", "-signkey", "key.pem", "-out", "cert.pem", "-days", "\(days)",
-            "-extfile", "ext.cnf"], in: folder)
+        "openssl",
+        [
+            "x509", "-req", "-in", "request.csr", "-signkey", "key.pem", "-out", "cert.pem", "-days", "\(days)",
+            "-extfile", "ext.cnf",
+        ], in: folder)
     try #require(certificate.status == 0)
     // bcrypt of "scrape-me" (cost 10), made with `htpasswd -nbB` style hashing (Python's crypt).
     let hash = "$2b$10$uYAfewTNFBxUXQzcMF8lFOE71NSBhQ3UxaPSieOMjNyyOl9CmYI6O"
@@ -53,14 +61,17 @@ private func webConfigFolder(days: Int = 2) throws -> URL {
 
 @Suite("watch --web-config: TLS and basic authentication")
 struct WebConfigTests {
-    @Test("a real TLS client: the right password 200, a wrong one or none 401, plain HTTP refused, no credential logged", .tags(.machine), .machineDependent)
+    @Test(
+        "a real TLS client: the right password 200, a wrong one or none 401, plain HTTP refused, no credential logged",
+        .tags(.machine), .machineDependent)
     func tlsAndPasswords() throws {
         let folder = try webConfigFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = PackagePaths.executable
         process.arguments = [
-            "watch", "--metrics-port", "0", "--web-config", folder.appendingPathComponent("web.yml").path, "--interval", "0.2",
+            "watch", "--metrics-port", "0", "--web-config", folder.appendingPathComponent("web.yml").path, "--interval",
+            "0.2",
         ]
         let errors = Pipe()
         process.standardError = errors
@@ -83,17 +94,22 @@ struct WebConfigTests {
         let port = try #require(Int(announced[after...].prefix { $0.isNumber }))
         let url = "https://127.0.0.1:\(port)/metrics"
         func status(_ extra: [String]) throws -> String {
-            try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", "cert.pem"] + extra + [url], in: folder).output
+            try run(
+                "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", "cert.pem"] + extra + [url],
+                in: folder
+            ).output
         }
         #expect(try status(["-u", "prometheus:scrape-me"]) == "200")
         #expect(try status(["-u", "prometheus:wrong"]) == "401")
         #expect(try status(["-u", "nobody:scrape-me"]) == "401")
         #expect(try status([]) == "401")
         // The 401 says which scheme, not which part was wrong.
-        let headers = try run("curl", ["-s", "-D", "-", "-o", "/dev/null", "--cacert", "cert.pem", url], in: folder).output
+        let headers = try run("curl", ["-s", "-D", "-", "-o", "/dev/null", "--cacert", "cert.pem", url], in: folder)
+            .output
         #expect(headers.contains("WWW-Authenticate: Basic realm=\"mempressure\""))
         // Plain HTTP to the TLS port gets no HTTP answer.
-        let plain = try run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/metrics"], in: folder)
+        let plain = try run(
+            "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/metrics"], in: folder)
         #expect(plain.status != 0)
         #expect(plain.output == "000")
         kill(process.processIdentifier, SIGTERM)
@@ -108,7 +124,8 @@ struct WebConfigTests {
         let expired = try webConfigFolder(days: -1)
         defer { try? FileManager.default.removeItem(at: expired) }
         let result = try runMempressure([
-            "watch", "--metrics-port", "0", "--count", "1", "--web-config", expired.appendingPathComponent("web.yml").path,
+            "watch", "--metrics-port", "0", "--count", "1", "--web-config",
+            expired.appendingPathComponent("web.yml").path,
         ])
         #expect(result.status == 64)
         #expect(result.standardError.contains("cert_file"), "\(result.standardError)")
@@ -116,7 +133,8 @@ struct WebConfigTests {
         let folder = try webConfigFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("web.yml")
-        try "basic_auth_users:\n  prometheus: plain-text-password\n".write(to: config, atomically: true, encoding: .utf8)
+        try "basic_auth_users:\n  prometheus: plain-text-password\n".write(
+            to: config, atomically: true, encoding: .utf8)
         let plain = try runMempressure(["watch", "--metrics-port", "0", "--count", "1", "--web-config", config.path])
         #expect(plain.status == 64)
         #expect(plain.standardError.contains("basic_auth_users.prometheus: expected a bcrypt hash"))
@@ -130,10 +148,14 @@ struct WebConfigTests {
 
     @Test("beyond loopback without a web configuration needs --allow-open-metrics, which warns")
     func openBeyondLoopback() throws {
-        let refused = try runMempressure(["watch", "--metrics-port", "0", "--metrics-address", "0.0.0.0", "--count", "1"])
+        let refused = try runMempressure([
+            "watch", "--metrics-port", "0", "--metrics-address", "0.0.0.0", "--count", "1",
+        ])
         #expect(refused.status == 64)
         #expect(refused.standardError.contains("--allow-open-metrics"), "\(refused.standardError)")
-        let local = try runMempressure(["watch", "--metrics-port", "0", "--metrics-address", "::1", "--count", "1", "--interval", "0.1"])
+        let local = try runMempressure([
+            "watch", "--metrics-port", "0", "--metrics-address", "::1", "--count", "1", "--interval", "0.1",
+        ])
         #expect(!local.standardError.contains("--allow-open-metrics"), "\(local.standardError)")
     }
 }

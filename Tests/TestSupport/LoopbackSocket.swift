@@ -1,16 +1,16 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A TCP socket connected to 127.0.0.1:`port`, or `nil` if the connection is refused (`errno`
 /// says why); the caller closes it. The tests of the metrics endpoint scrape it with this.
 public func connectToLoopback(port: Int) -> Int32? {
     #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { return nil }
     var address = sockaddr_in()

@@ -34,7 +34,8 @@ public func withEvery<S: Sequence>(
                 throw error  // an inner loop recorded it, with the whole trail
             } catch {
                 Issue.record(
-                    Comment(rawValue: "withEvery failed at \(TestContext.trail): \(error)"), sourceLocation: sourceLocation)
+                    Comment(rawValue: "withEvery failed at \(TestContext.trail): \(error)"),
+                    sourceLocation: sourceLocation)
                 throw WithEveryFailure(trail: TestContext.trail, underlying: error)
             }
         }

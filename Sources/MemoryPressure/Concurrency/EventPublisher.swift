@@ -14,7 +14,8 @@ final class EventPublisher: Sendable {
 
     init(capacity: Int) {
         isEnabled = capacity > 0
-        (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(max(capacity, 1)))
+        (stream, continuation) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(max(capacity, 1)))
         if !isEnabled { continuation.finish() }
     }
 

@@ -57,7 +57,9 @@ public struct BatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stop of a batch whose element `index` (0-based) threw `error`: counted as completed if
     /// it took effect.
     init(failedAfter index: Int, _ error: EngineError) {
-        if case .deferredActionsFailed = error { self.init(completed: index + 1, error: error) } else {
+        if case .deferredActionsFailed = error {
+            self.init(completed: index + 1, error: error)
+        } else {
             self.init(completed: index, error: error)
         }
     }

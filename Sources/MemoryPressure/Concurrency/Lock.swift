@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mutual-exclusion lock over a heap-allocated `pthread_mutex_t`, in the style of swift-nio's
@@ -42,8 +42,8 @@ package final class Lock: @unchecked Sendable {
 @inline(__always)
 func currentThreadID() -> UInt {
     #if canImport(Glibc)
-    UInt(pthread_self())  // pthread_t is an integer on glibc
+        UInt(pthread_self())  // pthread_t is an integer on glibc
     #else
-    UInt(bitPattern: pthread_self())  // a pointer on Darwin and Musl
+        UInt(bitPattern: pthread_self())  // a pointer on Darwin and Musl
     #endif
 }

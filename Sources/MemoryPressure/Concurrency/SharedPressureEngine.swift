@@ -80,7 +80,9 @@ public final class SharedPressureEngine: @unchecked Sendable {
     ///
     /// - Throws: what ``PressureEngine/changeFootprint(of:by:purgeable:at:)`` throws.
     /// - Complexity: O(log n) plus one lock, plus the pressure response if a level changes.
-    public func changeFootprint(of reference: AppReference, by delta: Bytes, purgeable: Bool = false) throws(EngineError) {
+    public func changeFootprint(of reference: AppReference, by delta: Bytes, purgeable: Bool = false)
+        throws(EngineError)
+    {
         try withEngine { (engine) throws(EngineError) in
             try engine.changeFootprint(of: reference, by: delta, purgeable: purgeable, at: currentTime(engine))
         }

@@ -89,17 +89,23 @@ public struct AndroidLogParser {
         switch tag {
         case "am_proc_start":
             let parts = fields(6)
-            guard parts.count >= 4 else { throw error("expected [user,pid,uid,process,type,component], found \(parts.count) fields") }
+            guard parts.count >= 4 else {
+                throw error("expected [user,pid,uid,process,type,component], found \(parts.count) fields")
+            }
             let pid = try int(parts[1], "the pid"), process = try name(parts[3], "the process name")
             names[pid] = process
             kind = .processStarted(pid: pid, name: process)
         case "am_proc_died":
             let parts = fields(5)
-            guard parts.count >= 3 else { throw error("expected [user,pid,process,oom_adj,state], found \(parts.count) fields") }
+            guard parts.count >= 3 else {
+                throw error("expected [user,pid,process,oom_adj,state], found \(parts.count) fields")
+            }
             kind = .processDied(pid: try int(parts[1], "the pid"), name: try name(parts[2], "the process name"))
         case "am_kill":
             let parts = fields(5)
-            guard parts.count >= 5 else { throw error("expected [user,pid,process,oom_adj,reason], found \(parts.count) fields") }
+            guard parts.count >= 5 else {
+                throw error("expected [user,pid,process,oom_adj,reason], found \(parts.count) fields")
+            }
             kind = .activityManagerKill(
                 pid: try int(parts[1], "the pid"), name: try name(parts[2], "the process name"),
                 oomAdj: Int(parts[3].trimmingSpaces), reason: String(parts[4].trimmingSpaces))
@@ -113,14 +119,17 @@ public struct AndroidLogParser {
             kind = .resumed(package: try name(package, "the package"))
         case "killinfo":
             let parts = fields(Int.max)
-            guard parts.count >= 5 else { throw error("expected [pid,uid,oom_score_adj,min_oom_score,rss_kb,…], found \(parts.count) fields") }
+            guard parts.count >= 5 else {
+                throw error("expected [pid,uid,oom_score_adj,min_oom_score,rss_kb,…], found \(parts.count) fields")
+            }
             let pid = try int(parts[0], "the pid")
             // Newer lmkd versions end the event with the task name.
             let last = parts.last.map { String($0.trimmingSpaces) }
             let trailing = last.flatMap { $0.isEmpty || Int($0) != nil || AppID.problem(with: $0) != nil ? nil : $0 }
             kind = .lowMemoryKill(
                 pid: pid, name: names[pid] ?? trailing, oomScoreAdj: Int(parts[2].trimmingSpaces),
-                residentKiB: Int64(parts[4].trimmingSpaces), reason: parts.count > 5 ? "kill_reason \(parts[5].trimmingSpaces)" : nil)
+                residentKiB: Int64(parts[4].trimmingSpaces),
+                reason: parts.count > 5 ? "kill_reason \(parts[5].trimmingSpaces)" : nil)
         case "lowmemorykiller", "lmkd":
             guard let kill = try Self.lmkdKill(message, error: error) else { return nil }
             if let known = kill.name { names[kill.pid] = known }
@@ -153,7 +162,9 @@ public struct AndroidLogParser {
         else { throw error("expected Kill 'NAME' (PID), …, found \(String(text).quotedExcerpt())") }
         let name = String(text[text.index(after: open)..<close])
         guard let pid = Int(text[text.index(after: pidOpen)..<pidClose]) else {
-            throw error("expected the pid in parentheses after the name, found \(String(text[pidOpen...pidClose]).quotedExcerpt())")
+            throw error(
+                "expected the pid in parentheses after the name, found \(String(text[pidOpen...pidClose]).quotedExcerpt())"
+            )
         }
         let rest = text[pidClose...]
         func number(after key: String) -> Int64? {
@@ -209,14 +220,20 @@ public struct AndroidLogParser {
             let day = digits(8, 2), bytes[10] == 32, (1...12).contains(month), day >= 1,
             day <= CivilDate.daysIn(month: month, year: year), let (seconds, end) = clock(at: 11)
         {
-            return (.init(year: year, day: CivilDate.days(year: year, month: month, day: day), seconds: seconds), rest(from: end))
+            return (
+                .init(year: year, day: CivilDate.days(year: year, month: month, day: day), seconds: seconds),
+                rest(from: end)
+            )
         }
         // MM-DD HH:MM:SS.mmm (no year: the day is taken in 2000, a leap year, and said so)
         if let month = digits(0, 2), bytes.count > 5, bytes[2] == 45, let day = digits(3, 2), bytes[5] == 32,
             (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: 2000),
             let (seconds, end) = clock(at: 6)
         {
-            return (.init(year: nil, day: CivilDate.days(year: 2000, month: month, day: day), seconds: seconds), rest(from: end))
+            return (
+                .init(year: nil, day: CivilDate.days(year: 2000, month: month, day: day), seconds: seconds),
+                rest(from: end)
+            )
         }
         // SECONDS.mmm (logcat -v epoch), at least 9 digits before the point
         var end = 0
@@ -237,7 +254,8 @@ public struct AndroidLogParser {
         if text.count > 2, text.dropFirst().first == "/", let first = text.first, first.isLetter {
             // time: P/TAG( PID): MSG
             let afterLevel = text.dropFirst(2)
-            guard let paren = afterLevel.firstIndex(of: "("), let colon = afterLevel[paren...].firstRange(of: "): ") else { return nil }
+            guard let paren = afterLevel.firstIndex(of: "("), let colon = afterLevel[paren...].firstRange(of: "): ")
+            else { return nil }
             return (afterLevel[..<paren].trimmingSpaces, afterLevel[colon.upperBound...])
         }
         // threadtime: PID TID P TAG: MSG
@@ -249,7 +267,9 @@ public struct AndroidLogParser {
         }
         guard let level = fields.first, level.isLetter, fields.dropFirst().first == " " else { return nil }
         fields = fields.dropFirst(2)
-        guard let colon = fields.firstRange(of: ": ") ?? (fields.hasSuffix(":") ? fields.index(before: fields.endIndex)..<fields.endIndex : nil)
+        guard
+            let colon = fields.firstRange(of: ": ")
+                ?? (fields.hasSuffix(":") ? fields.index(before: fields.endIndex)..<fields.endIndex : nil)
         else { return nil }
         return (fields[..<colon.lowerBound].trimmingSpaces, fields[colon.upperBound...])
     }

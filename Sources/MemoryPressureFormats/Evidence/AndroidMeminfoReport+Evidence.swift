@@ -54,7 +54,10 @@ extension AndroidMeminfoReport {
             format: .androidMeminfo, source: source, location: "lines \(firstLine)–\(lastLine)",
             summary: "dumpsys meminfo; \(processes.count) processes by oom_adj category (\(measure))",
             snapshot: apps.isEmpty
-                ? nil : Snapshot(device: Device(memory: max(memory, Bytes(resident)), swap: swap), apps: apps, unattributed: unattributed),
+                ? nil
+                : Snapshot(
+                    device: Device(memory: max(memory, Bytes(resident)), swap: swap), apps: apps,
+                    unattributed: unattributed),
             pids: pids, killed: [])
         evidence.missing = missing
         evidence.notes = notes + ["a process list, not a kill: the order is who lmkd would kill next"]

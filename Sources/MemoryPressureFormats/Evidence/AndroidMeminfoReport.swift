@@ -65,7 +65,8 @@ public struct AndroidMeminfoReport: Sendable, Hashable {
 
     /// ``startsReport(_:)`` on the UTF-8 bytes of a line.
     static func startsReport(_ line: [UInt8]) -> Bool {
-        UTF8Search.contains(line, "Total PSS by OOM adjustment:") || UTF8Search.contains(line, "Total RSS by OOM adjustment:")
+        UTF8Search.contains(line, "Total PSS by OOM adjustment:")
+            || UTF8Search.contains(line, "Total RSS by OOM adjustment:")
     }
 
     /// The report in `text`: its `Total RSS by OOM adjustment` section (or the PSS one when there
@@ -108,7 +109,8 @@ public struct AndroidMeminfoReport: Sendable, Hashable {
                 }
                 let name = String(rest[..<open]).trimmingWhitespaceAndTabs()
                 if let problem = AppID.problem(with: name) {
-                    throw InputError(file: file, line: index + 1, column: indent + 1, path: current.name, message: problem)
+                    throw InputError(
+                        file: file, line: index + 1, column: indent + 1, path: current.name, message: problem)
                 }
                 report.processes.append(
                     Process(

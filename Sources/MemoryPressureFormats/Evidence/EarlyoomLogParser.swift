@@ -191,7 +191,8 @@ extension EarlyoomKill {
             guard pids[id] == nil else { continue }
             apps.append(
                 ResidentApp(
-                    id: id, state: .background, footprint: Bytes(min(candidate.residentKiB, Bytes.maximum.value >> 10) << 10),
+                    id: id, state: .background,
+                    footprint: Bytes(min(candidate.residentKiB, Bytes.maximum.value >> 10) << 10),
                     oomScoreAdj: candidate.oomScoreAdj))
             pids[id] = candidate.pid
             scores[id] = Int64(candidate.badness)
@@ -202,7 +203,8 @@ extension EarlyoomKill {
         let unattributed = Bytes(max(memory.value - free.value - resident, 0))
         let swap = Bytes(min(max(swapTotalMiB ?? 0, 0), Bytes.maximum.value >> 20) << 20)
         let snapshot =
-            apps.isEmpty ? nil : Snapshot(device: Device(memory: memory, swap: swap), apps: apps, unattributed: unattributed)
+            apps.isEmpty
+            ? nil : Snapshot(device: Device(memory: memory, swap: swap), apps: apps, unattributed: unattributed)
         let id = AppID("\(name)[\(pid)]")
         var evidence = ReportEvidence(
             format: .earlyoom, source: source, location: "line \(line)",
@@ -215,7 +217,8 @@ extension EarlyoomKill {
         if memoryTotalMiB == nil { missing.append("mem total (the log's start is cut off)") }
         missing.append("each process's swap and page tables (earlyoom's badness, the kernel's oom_score, counts them)")
         if memoryTotalMiB == nil {
-            missing.append("earlyoom's --prefer and --avoid patterns (its start-up lines, which state them, are cut off)")
+            missing.append(
+                "earlyoom's --prefer and --avoid patterns (its start-up lines, which state them, are cut off)")
         }
         // kill.c: OOM_SCORE_PREFER and OOM_SCORE_AVOID.
         for (pattern, score, option) in [(preferPattern, 300, "--prefer"), (avoidPattern, -300, "--avoid")] {

@@ -83,7 +83,9 @@ public struct EvidenceRanking: Sendable {
             }
             text += "\(policy) ranks it \(Self.ordinal(rank))"
             if choices > 1 {
-                text += rank <= choices ? ", within its first \(choices) (the kills of this report)" : ", after its first \(choices)"
+                text +=
+                    rank <= choices
+                    ? ", within its first \(choices) (the kills of this report)" : ", after its first \(choices)"
             }
             guard rank > 1, let mine = order.first(where: { $0.app == app }) else { return text }
             text += "; its first choice is \(first.app.rawValue)"
@@ -93,7 +95,8 @@ public struct EvidenceRanking: Sendable {
                 text += " (\(first.reason))"
             }
             if let theirs = evidence.killerScores[first.app], let ours = evidence.killerScores[app] {
-                text += "; \(evidence.killerScoreName) from the report: \(first.app.rawValue) \(theirs), \(app.rawValue) \(ours)"
+                text +=
+                    "; \(evidence.killerScoreName) from the report: \(first.app.rawValue) \(theirs), \(app.rawValue) \(ours)"
             }
             return text
         }

@@ -58,7 +58,8 @@ extension JetsamEventReport {
             var state = AppState.background
             if process.states.contains("frontmost") {
                 if let foreground {
-                    notes.append("\(id.rawValue) is frontmost too: taken as in the background (\(foreground) is the active app)")
+                    notes.append(
+                        "\(id.rawValue) is frontmost too: taken as in the background (\(foreground) is the active app)")
                 } else {
                     state = .active
                     foreground = id.rawValue
@@ -74,7 +75,9 @@ extension JetsamEventReport {
             if let pid = process.pid { pids[id] = pid }
         }
         if lackingPriority > 0 {
-            missing.append("the priority of \(lackingPriority) process\(lackingPriority == 1 ? "" : "es"): banded by state instead")
+            missing.append(
+                "the priority of \(lackingPriority) process\(lackingPriority == 1 ? "" : "es"): banded by state instead"
+            )
         }
         let killed = processes.filter { $0.reason != nil }.map { process in
             let id = AppID(process.pid.map { "\(process.name)[\($0)]" } ?? process.name)
@@ -90,11 +93,14 @@ extension JetsamEventReport {
         if let date { parts.append(date) }
         let reasons = Set(killed.compactMap(\.reason)).sorted()
         parts.append(
-            "\(killed.count) kill\(killed.count == 1 ? "" : "s")" + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"))
+            "\(killed.count) kill\(killed.count == 1 ? "" : "s")"
+                + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))"))
         var evidence = ReportEvidence(
             format: .jetsamEvent, source: source, location: "the whole file (\(form.rawValue))",
             summary: parts.joined(separator: "; "),
-            snapshot: apps.isEmpty ? nil : Snapshot(device: Device(memory: memory, reserved: .zero), apps: apps, unattributed: unattributed),
+            snapshot: apps.isEmpty
+                ? nil
+                : Snapshot(device: Device(memory: memory, reserved: .zero), apps: apps, unattributed: unattributed),
             pids: pids, killed: killed)
         evidence.excluded = excluded
         evidence.missing = missing

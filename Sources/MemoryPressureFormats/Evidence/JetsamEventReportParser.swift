@@ -113,7 +113,9 @@ public enum JetsamEventReportParser {
             var states: [String] = []
             if let list = try entry.optionalStringList("states") { states = list }
             let resident = try entry.optionalInt("rpages", in: 0...(1 << 40)).map(Int64.init)
-            guard let resident else { throw entry.error("expected a key \"rpages\": the resident pages of the process") }
+            guard let resident else {
+                throw entry.error("expected a key \"rpages\": the resident pages of the process")
+            }
             processes.append(
                 JetsamEventReport.Process(
                     pid: try entry.optionalInt("pid", in: 0...Int(Int32.max)), name: name,

@@ -18,7 +18,8 @@ package enum KernelLogLine {
         // A line that starts with a bracket or a printk level is the kernel's own (dmesg); only
         // a syslog or journal line has a header before `kernel: `.
         if let first = rest.first, first != "[", first != "<",
-            let header = rest.utf8.prefix(160).firstRange(of: "kernel: ".utf8) {
+            let header = rest.utf8.prefix(160).firstRange(of: "kernel: ".utf8)
+        {
             rest = rest[header.upperBound...]
         }
         rest = rest.drop { $0 == " " || $0 == "\t" }

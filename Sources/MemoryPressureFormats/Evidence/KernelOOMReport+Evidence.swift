@@ -47,7 +47,9 @@ extension KernelOOMReport {
         }
         let resident = tasks.reduce(Int64(0)) { $0 &+ $1.residentPages &* pageSize }
         if memory == .zero {
-            missing.append("the memory totals (no 'pages RAM' or cgroup limit line): oom_score_adj is scaled by the tasks' own total")
+            missing.append(
+                "the memory totals (no 'pages RAM' or cgroup limit line): oom_score_adj is scaled by the tasks' own total"
+            )
             memory = Bytes(min(max(resident, pageSize), Bytes.maximum.value))
         }
         if tasks.isEmpty { missing.append("the task table (no 'Tasks state' rows): nothing to rank") }

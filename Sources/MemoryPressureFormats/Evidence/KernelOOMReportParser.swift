@@ -59,7 +59,8 @@ public struct KernelOOMReportParser {
         if let range = message.firstRange(of: " invoked oom-killer: ") {
             let closed = close()
             var report = KernelOOMReport(firstLine: lineNumber)
-            report.invokingTask = Self.invokingTask(name: message[..<range.lowerBound], rest: message[range.upperBound...])
+            report.invokingTask = Self.invokingTask(
+                name: message[..<range.lowerBound], rest: message[range.upperBound...])
             current = report
             return closed
         }
@@ -176,7 +177,9 @@ public struct KernelOOMReportParser {
         guard let close = message.firstIndex(of: "]"),
             let pid = Int(message[message.index(after: message.startIndex)..<close].trimmingBlanks), pid >= 0
         else {
-            throw fail(message.startIndex, "expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
+            throw fail(
+                message.startIndex,
+                "expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
         }
         guard current!.tasks.count < Self.maximumTasks else {
             throw fail(message.startIndex, "more than \(Self.maximumTasks) tasks in one report")
@@ -329,7 +332,8 @@ public struct KernelOOMReportParser {
             return true
         }
         if message.hasPrefix("Task in "), let range = message.firstRange(of: " killed as a result of limit of ") {
-            current!.taskMemoryCgroup = String(message[message.index(message.startIndex, offsetBy: 8)..<range.lowerBound])
+            current!.taskMemoryCgroup = String(
+                message[message.index(message.startIndex, offsetBy: 8)..<range.lowerBound])
             current!.oomMemoryCgroup = String(message[range.upperBound...])
             current!.constraint = .memoryCgroup
             return true
@@ -347,11 +351,15 @@ public struct KernelOOMReportParser {
             current!.pagesReserved = pages
             return true
         }
-        if message.hasPrefix("Total swap = ") || message.hasPrefix("Free swap  = ") || message.hasPrefix("Free swap = ") {
+        if message.hasPrefix("Total swap = ") || message.hasPrefix("Free swap  = ") || message.hasPrefix("Free swap = ")
+        {
             let value = message.split(separator: "=").last?.trimmingBlanks ?? ""
             let kib = Int64(value.hasSuffix("kB") ? value.dropLast(2) : value[...])
-            if message.hasPrefix("Total") { current!.totalSwap = kib.map { Bytes($0 * 1024) } }
-            else { current!.freeSwap = kib.map { Bytes($0 * 1024) } }
+            if message.hasPrefix("Total") {
+                current!.totalSwap = kib.map { Bytes($0 * 1024) }
+            } else {
+                current!.freeSwap = kib.map { Bytes($0 * 1024) }
+            }
             return true
         }
         if inMemoryInfo {

@@ -107,7 +107,8 @@ extension KillOrderReport {
                 out += policies.map { (entry: PolicyRank) -> String in
                     let ranks: [String] = entry.ranks.map { $0.map { String($0) } ?? "null" }
                     let first: String = entry.first.map { Event.json($0.rawValue) } ?? "null"
-                    return "{\"policy\":\(Event.json(entry.policy)),\"ranks\":[\(ranks.joined(separator: ","))],\"first\":\(first)}"
+                    return
+                        "{\"policy\":\(Event.json(entry.policy)),\"ranks\":[\(ranks.joined(separator: ","))],\"first\":\(first)}"
                 }.joined(separator: ",")
                 out += "]"
             }

@@ -274,7 +274,8 @@ package final class ConfigObject {
     }
 
     /// A value at `key` that must be one of `cases` (by raw value); the error lists them.
-    package func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(InputError) -> E?
+    package func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(InputError)
+        -> E?
     where E.RawValue == String {
         guard let node = optional(key) else { return nil }
         return try Self.enumValue(node, type, object: self, key: key)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import MemoryPressure
 
@@ -149,9 +149,9 @@ final class SnapshotEnginePipeline: @unchecked Sendable {
     func start() {
         let context = Unmanaged.passRetained(self).toOpaque()
         #if canImport(Glibc)
-        var handle = pthread_t()
+            var handle = pthread_t()
         #else
-        var handle: pthread_t?
+            var handle: pthread_t?
         #endif
         let status = pthread_create(&handle, nil, { runLoadingThread($0) }, context)
         if status != 0 {

@@ -71,7 +71,8 @@ enum SnapshotDeviceKey: Int {
 
     /// The key spelled by `bytes`, or `nil`.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> SnapshotDeviceKey? {
-        for key in [SnapshotDeviceKey.memory, .reserved, .swap, .swapFree] where SnapshotKeyText.equal(bytes, key.text) {
+        for key in [SnapshotDeviceKey.memory, .reserved, .swap, .swapFree] where SnapshotKeyText.equal(bytes, key.text)
+        {
             return key
         }
         return nil

@@ -35,7 +35,8 @@ struct SnapshotJSONDecoder {
     ///
     /// - Complexity: O(`bytes.count`)
     static func decode<Sink: SnapshotSink>(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink, release: @escaping (Int) -> Void = { _ in }
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout Sink,
+        release: @escaping (Int) -> Void = { _ in }
     ) -> Bool {
         var decoder = SnapshotJSONDecoder(bytes: bytes, position: start, release: release)
         return decoder.document(into: &sink)
@@ -186,7 +187,8 @@ struct SnapshotJSONDecoder {
     }
 
     private mutating func takeNull() -> Bool {
-        guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"), bytes[position + 1] == UInt8(ascii: "u"),
+        guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"),
+            bytes[position + 1] == UInt8(ascii: "u"),
             bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
         else { return false }
         position += 4

@@ -69,7 +69,8 @@ struct SnapshotYAMLDecoder {
         while true {
             guard let event = next() else { return nil }
             if case .mappingEnd = event { return fields.device() }
-            guard case .scalar(.string(let name)) = event, let key = Self.deviceKey(name), case .scalar(let value) = next(),
+            guard case .scalar(.string(let name)) = event, let key = Self.deviceKey(name),
+                case .scalar(let value) = next(),
                 fields.set(key, value)
             else { return nil }
         }

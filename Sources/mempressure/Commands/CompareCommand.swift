@@ -121,13 +121,10 @@ struct CompareCommand: AsyncParsableCommand {
             valueName: "file"))
     var svg: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     /// How many runs at once: `--jobs`, or one per core.
-    private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    private var parallelism: Int { jobs.parallelism }
 
     func validate() throws {
         try OptionRange.checkSeeds(seeds)
@@ -144,7 +141,8 @@ struct CompareCommand: AsyncParsableCommand {
                     + "replay their files whole: drop them")
         }
         if let hours = workload.shape.hours, warmUp > 0 && warmUp >= hours {
-            throw ValidationError("--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
+            throw ValidationError(
+                "--warm-up (\(warmUp) h) must be shorter than --hours (\(hours) h): nothing would be counted")
         }
         if workload.usageLog != nil && workload.sample == .day && warmUp >= 24 {
             throw ValidationError(
@@ -153,7 +151,6 @@ struct CompareCommand: AsyncParsableCommand {
         }
         try OptionRange.check(maxSeeds, in: 30...10_000, "--max-seeds")
         try OptionRange.checkFirstSeed(firstSeed)
-        try OptionRange.checkJobs(jobs)
         let sources = [!trace.isEmpty, workload.usageLog != nil, eventLog != nil].filter { $0 }.count
         if sources > 1 {
             throw ValidationError("--trace, --usage-log and --event-log each give the samples: choose one")
@@ -228,9 +225,12 @@ struct CompareCommand: AsyncParsableCommand {
             let chosen = try (policyNames.isEmpty ? Self.defaultPolicies : policyNames).map {
                 try PolicyOption.load($0, allowsInformed: true)
             }
-            if chosen.contains(where: Informed.isInformed) && (!trace.isEmpty || eventLog != nil || workload.usageLog != nil) {
+            if chosen.contains(where: Informed.isInformed)
+                && (!trace.isEmpty || eventLog != nil || workload.usageLog != nil)
+            {
                 throw CLIError.usage(
-                    "informed knows a generated user's app weights: it runs on generated seeds, not --trace, --usage-log or --event-log")
+                    "informed knows a generated user's app weights: it runs on generated seeds, not --trace, --usage-log or --event-log"
+                )
             }
             let names = chosen.map(\.name)
             if let baseline, !names.contains(baseline) {
@@ -292,7 +292,8 @@ struct CompareCommand: AsyncParsableCommand {
                 try workload.checkSize(of: resolved)
                 if warmUp > 0 && warmUp >= resolved.hours {
                     throw CLIError.usage(
-                        "--warm-up (\(warmUp) h) must be shorter than the workload's \(resolved.hours) h: nothing would be counted")
+                        "--warm-up (\(warmUp) h) must be shorter than the workload's \(resolved.hours) h: nothing would be counted"
+                    )
                 }
                 if let seeds {
                     comparison = try await Comparison.run(
@@ -318,7 +319,8 @@ struct CompareCommand: AsyncParsableCommand {
             case .table: try StandardOutput.write(output.table + (validations.isEmpty ? "" : "\n" + validation.table))
             case .json:
                 try StandardOutput.write(
-                    validations.isEmpty ? output.json : String(output.json.dropLast(2)) + ",\"validation\":" + validation.json + "}\n")
+                    validations.isEmpty
+                        ? output.json : String(output.json.dropLast(2)) + ",\"validation\":" + validation.json + "}\n")
             case .csv: try StandardOutput.write(output.csv)
             }
         }

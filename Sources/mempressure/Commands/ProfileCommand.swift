@@ -139,7 +139,8 @@ struct ProfileCommand: ParsableCommand {
                 var out = "workload \(resolved.name): \(seeds) seed\(seeds == 1 ? "" : "s"), "
                 out += "\(ComparisonReport.format(resolved.hours)) hours each\n"
                 if resolved.user == nil {
-                    out += "it has no user model (its samples are not people using a phone), so the published figures, "
+                    out +=
+                        "it has no user model (its samples are not people using a phone), so the published figures, "
                         + "which describe such people, are not shown\n"
                 }
                 var rows: [[String]]
@@ -147,12 +148,18 @@ struct ProfileCommand: ParsableCommand {
                     let unit = workload.sample == .day ? "user-day" : "user"
                     out += "usage log \(logName): \(logSamples.count) sample\(logSamples.count == 1 ? "" : "s") "
                     out += "(one per \(unit)), measured exactly as the generated users\n"
-                    rows = [["PER USER-DAY", "THIS LOG [95 %]", "LOG RANGE", "\(resolved.name.uppercased()) [95 %]", "PUBLISHED"]]
+                    rows = [
+                        [
+                            "PER USER-DAY", "THIS LOG [95 %]", "LOG RANGE", "\(resolved.name.uppercased()) [95 %]",
+                            "PUBLISHED",
+                        ]
+                    ]
                     for figure in figures {
                         let measured = logFigures.first { $0.key == figure.key }
                         rows.append([
                             figure.name, measured.map { Self.interval($0.values) } ?? "—",
-                            measured.map { Self.range($0.values) } ?? "—", Self.interval(figure.values), figure.published,
+                            measured.map { Self.range($0.values) } ?? "—", Self.interval(figure.values),
+                            figure.published,
                         ])
                     }
                     try StandardOutput.write(out + "\n" + TextTable.render(rows, rightAligned: [1, 2, 3]))
@@ -160,7 +167,9 @@ struct ProfileCommand: ParsableCommand {
                     let unit = resolved.user == nil ? "PER DAY" : "PER USER-DAY"
                     rows = [[unit, "MEAN [95 % INTERVAL]", "RANGE OVER SEEDS", "PUBLISHED"]]
                     for figure in figures {
-                        rows.append([figure.name, Self.interval(figure.values), Self.range(figure.values), figure.published])
+                        rows.append([
+                            figure.name, Self.interval(figure.values), Self.range(figure.values), figure.published,
+                        ])
                     }
                     try StandardOutput.write(out + "\n" + TextTable.render(rows, rightAligned: [1, 2]))
                 }

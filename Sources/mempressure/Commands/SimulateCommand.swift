@@ -41,7 +41,8 @@ struct SimulateCommand: ParsableCommand {
             valueName: "s"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp(
+    @Option(
+        help: ArgumentHelp(
             "With --usage-log: only this user of the log (every day of it), or one sample named \"USER DAY\".",
             valueName: "id"))
     var user: String?
@@ -114,7 +115,8 @@ struct SimulateCommand: ParsableCommand {
                 if samples.count > 1 && (traceOut != nil || eventsOut != nil || realMemory) {
                     throw CLIError.usage(
                         "the usage log has \(samples.count) samples: pick one with --user (a user, or with --sample "
-                            + "day a user and day such as \"u1 2018-01-16\") for --trace-out, --events-out or --real-memory")
+                            + "day a user and day such as \"u1 2018-01-16\") for --trace-out, --events-out or --real-memory"
+                    )
                 }
             } else {
                 try workload.checkSize(of: resolved)
@@ -175,8 +177,11 @@ struct SimulateCommand: ParsableCommand {
                 report: host.report, scaleDivisor: divisor, arenas: host.arenaCount, refused: refused)
         } catch .engine(let error) {
             // The file the user gave, if the policy came from one.
-            let given = self.policy.policy.flatMap { Policy.shippedNames.contains($0) ? nil : InputFile.displayName($0) }
-            throw CLIError.malformed("\(given.map { "\($0) (policy \(policy.name))" } ?? "policy \(policy.name)"): \(error)")
+            let given = self.policy.policy.flatMap {
+                Policy.shippedNames.contains($0) ? nil : InputFile.displayName($0)
+            }
+            throw CLIError.malformed(
+                "\(given.map { "\($0) (policy \(policy.name))" } ?? "policy \(policy.name)"): \(error)")
         } catch {
             throw CLIError.systemFailure("--real-memory: \(error)")
         }

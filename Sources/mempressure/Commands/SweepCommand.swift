@@ -93,18 +93,14 @@ struct SweepCommand: AsyncParsableCommand {
 
     @OptionGroup var chart: SweepChartOptions
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How many runs at once: 1...256. (default: the number of cores)", valueName: "n"))
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     /// How many runs at once: `--jobs`, or one per core.
-    private var parallelism: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+    private var parallelism: Int { jobs.parallelism }
 
     func validate() throws {
         try OptionRange.checkSeeds(seeds)
         try OptionRange.checkFirstSeed(firstSeed)
-        try OptionRange.checkJobs(jobs)
         if shard != nil && chart.svg != nil {
             throw ValidationError("--svg draws a whole sweep: give it to merge, not to a shard")
         }
@@ -123,7 +119,9 @@ struct SweepCommand: AsyncParsableCommand {
         if !usageLog.isEmpty && workload.maxActionsGiven != nil {
             throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles("--usage-log"))
         }
-        if usageLog.isEmpty && sampling.given != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
+        if usageLog.isEmpty && sampling.given != nil {
+            throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog)
+        }
     }
 
     func run() async throws {

@@ -151,7 +151,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Whether `address` (an IP literal) is this machine only: 127.0.0.0/8 or ::1.
     static func isLoopback(_ address: String) -> Bool {
-        let literal = address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
+        let literal =
+            address.hasPrefix("[") && address.hasSuffix("]") ? String(address.dropFirst().dropLast()) : address
         return literal.hasPrefix("127.") || literal == "::1" || literal == "0:0:0:0:0:0:0:1"
     }
 
@@ -168,7 +169,8 @@ struct WatchCommand: AsyncParsableCommand {
             // What systemd-oomd's memory-pressure rule reads (for a cgroup; here the whole machine).
             if let rule = engine.policy.memoryPressureLimit, let full = stall.full {
                 out += String(
-                    format: ", full avg10 %.2f%% (systemd-oomd acts above %.2f%% held %gs)", full.avg10, rule.limitPercent,
+                    format: ", full avg10 %.2f%% (systemd-oomd acts above %.2f%% held %gs)", full.avg10,
+                    rule.limitPercent,
                     rule.durationSeconds)
             }
         }

@@ -33,7 +33,8 @@ struct ComparisonReport {
 
     /// Whether the table leaves `metric` out: a prewarming row, and no run prewarmed.
     private func hidesRow(_ metric: MetricDefinition) -> Bool {
-        Self.prewarmKeys.contains(metric.key) && comparison.runs.allSatisfy { $0.allSatisfy { $0.metrics.prewarms == 0 } }
+        Self.prewarmKeys.contains(metric.key)
+            && comparison.runs.allSatisfy { $0.allSatisfy { $0.metrics.prewarms == 0 } }
     }
 
     /// The metrics the table's paired section shows (JSON and CSV carry every metric).
@@ -155,7 +156,8 @@ struct ComparisonReport {
         }
         out += "\n"
         if warmUpHours > 0 {
-            out += "metrics count from hour \(Event.number(warmUpHours)) of each sample: the hours before are replayed (a warm-up), not counted\n"
+            out +=
+                "metrics count from hour \(Event.number(warmUpHours)) of each sample: the hours before are replayed (a warm-up), not counted\n"
         }
         if let sampling { out += sampling.summary + "\n" }
         return out
@@ -246,9 +248,11 @@ struct ComparisonReport {
         out += "\"confidence\":\(Statistics.confidence),\"baseline\":\(Event.json(comparison.policies[baseline])),"
         if warmUpHours > 0 { out += "\"warmUpHours\":\(Self.number(warmUpHours))," }
         if let sampling {
-            out += "\"sampling\":{\"resolve\":\(Self.number(sampling.rule.resolve)),\"looks\":[\(sampling.sizes.map(String.init).joined(separator: ","))],"
+            out +=
+                "\"sampling\":{\"resolve\":\(Self.number(sampling.rule.resolve)),\"looks\":[\(sampling.sizes.map(String.init).joined(separator: ","))],"
             out += "\"maximum\":\(sampling.rule.maximum),\"earlyLevel\":\(Self.number(sampling.rule.earlyLevel)),"
-            out += "\"settled\":\(sampling.settled),\"unsettled\":[\(sampling.unsettled.map { Event.json($0) }.joined(separator: ","))]},"
+            out +=
+                "\"settled\":\(sampling.settled),\"unsettled\":[\(sampling.unsettled.map { Event.json($0) }.joined(separator: ","))]},"
         }
         let differences = metrics.map { comparison.pairedDifferences(of: $0, baseline: baseline) }
         let intervals = metrics.map { comparison.intervals(of: $0) }
@@ -260,7 +264,8 @@ struct ComparisonReport {
             var item = "{\"name\":\(Event.json(name)),"
             if let gaps { item += "\"gapToOracleClosed\":\(Self.number(gaps[index]))," }
             if let interval = gapIntervals?[index] {
-                item += "\"gapToOracleClosedInterval\":[\(Self.number(interval.lowerBound)),\(Self.number(interval.upperBound))],"
+                item +=
+                    "\"gapToOracleClosedInterval\":[\(Self.number(interval.lowerBound)),\(Self.number(interval.upperBound))],"
             }
             item += "\"metrics\":{"
             item += metrics.indices.map { position in

@@ -18,7 +18,9 @@ struct KillValidationReport {
 
     /// The table: precision and recall per hour and per day.
     var table: String {
-        var rows = [["KILLS AGAINST THE DEVICE", "PRECISION / HOUR", "RECALL / HOUR", "PRECISION / DAY", "RECALL / DAY"]]
+        var rows = [
+            ["KILLS AGAINST THE DEVICE", "PRECISION / HOUR", "RECALL / HOUR", "PRECISION / DAY", "RECALL / DAY"]
+        ]
         for item in validations {
             rows.append([
                 item.policy,

@@ -178,7 +178,8 @@ struct SweepReport {
                 let differences = cell.pairedDifferences(ofMetric: position)
                 for (policy, name) in definition.policies.enumerated() {
                     let field = KillOrderReport.csvField(name)
-                    out += ComparisonReport.csvRows(lead: "\(lead)\(field),\(metric.key)", intervals[policy], differences[policy])
+                    out += ComparisonReport.csvRows(
+                        lead: "\(lead)\(field),\(metric.key)", intervals[policy], differences[policy])
                 }
             }
         }

@@ -20,7 +20,4 @@ enum OptionRange {
 
     /// The number of generated samples (`compare`, `sweep` and `profile`'s `--seeds`).
     static func checkSeeds(_ seeds: Int?) throws { try check(seeds, in: 1...10_000, "--seeds") }
-
-    /// How many runs at once (`compare`, `sweep`'s `--jobs`).
-    static func checkJobs(_ jobs: Int?) throws { try check(jobs, in: 1...256, "--jobs") }
 }

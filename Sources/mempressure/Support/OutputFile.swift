@@ -68,7 +68,7 @@ enum OutputFile {
             let key =
                 FileIdentity(resolved).map { "\($0.device):\($0.inode)" }
                 ?? (resolved.hasPrefix("/") ? resolved : FileManager.default.currentDirectoryPath + "/" + resolved)
-                    .standardizedPath
+                .standardizedPath
             if let other = seen.first(where: { $0.key == key }) {
                 throw CLIError.usage(
                     "\(option) \(path) and \(other.option) \(other.path) are the same file: choose two paths")
@@ -163,9 +163,10 @@ enum OutputFile {
         case "/dev/stdout": number = "1"
         case "/dev/stderr": number = "2"
         default:
-            number = ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"].lazy.compactMap { prefix in
-                path.hasPrefix(prefix) ? path.dropFirst(prefix.count) : nil
-            }.first
+            number =
+                ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"].lazy.compactMap { prefix in
+                    path.hasPrefix(prefix) ? path.dropFirst(prefix.count) : nil
+                }.first
         }
         guard let number, let descriptor = Int32(number), descriptor >= 0 else { return nil }
         return descriptor

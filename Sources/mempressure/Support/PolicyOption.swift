@@ -63,7 +63,9 @@ struct PolicyOption: ParsableArguments {
             guard let at = name.firstIndex(of: Character(Oracle.lifecycleSeparator)) else { return nil }
             let reference = String(name[..<at])
             let base = String(name[name.index(after: at)...])
-            guard [Oracle.name, Oracle.prewarmingName, Informed.name].contains(reference), !base.isEmpty else { return nil }
+            guard [Oracle.name, Oracle.prewarmingName, Informed.name].contains(reference), !base.isEmpty else {
+                return nil
+            }
             self.reference = reference
             self.base = base
         }
@@ -78,7 +80,8 @@ struct PolicyOption: ParsableArguments {
             }
             let base = try load(lifecycle.base)
             if Oracle.isClairvoyant(base) {
-                throw CLIError.usage("\(nameOrPath): \(lifecycle.base) is a reference itself; give a policy whose lifecycle to keep")
+                throw CLIError.usage(
+                    "\(nameOrPath): \(lifecycle.base) is a reference itself; give a policy whose lifecycle to keep")
             }
             switch lifecycle.reference {
             case Oracle.name: return Oracle.policy(lifecycleOf: base)
@@ -91,7 +94,8 @@ struct PolicyOption: ParsableArguments {
             if nameOrPath == Oracle.prewarmingName { return Oracle.prewarmingPolicy }
             if nameOrPath == Informed.name {
                 guard allowsInformed else {
-                    throw CLIError.usage("informed is a reference of compare on generated users, not a policy to run here")
+                    throw CLIError.usage(
+                        "informed is a reference of compare on generated users, not a policy to run here")
                 }
                 return Informed.policy
             }

@@ -67,4 +67,3 @@ enum UsageLogFile {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
-

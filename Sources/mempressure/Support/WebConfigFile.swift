@@ -96,17 +96,22 @@ enum WebConfigFile {
             case "TLS12": return .tlsv12
             case "TLS13": return .tlsv13
             default:
-                throw CLIError.usage("--web-config: \(file): tls_server_config.\(field): expected TLS10, TLS11, TLS12 or TLS13, found \(text.quotedExcerpt())")
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.\(field): expected TLS10, TLS11, TLS12 or TLS13, found \(text.quotedExcerpt())"
+                )
             }
         }
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificateFile)
         } catch {
-            throw CLIError.usage("--web-config: \(file): tls_server_config.cert_file \(certificateFile): cannot be loaded as a PEM certificate (\(error))")
+            throw CLIError.usage(
+                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): cannot be loaded as a PEM certificate (\(error))"
+            )
         }
         guard let leaf = chain.first else {
-            throw CLIError.usage("--web-config: \(file): tls_server_config.cert_file \(certificateFile): holds no certificate")
+            throw CLIError.usage(
+                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): holds no certificate")
         }
         let seconds = time_t(now.timeIntervalSince1970)
         if leaf.notValidAfter < seconds {
@@ -123,7 +128,9 @@ enum WebConfigFile {
         do {
             key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
         } catch {
-            throw CLIError.usage("--web-config: \(file): tls_server_config.key_file \(keyFile): cannot be loaded as a PEM private key (\(error))")
+            throw CLIError.usage(
+                "--web-config: \(file): tls_server_config.key_file \(keyFile): cannot be loaded as a PEM private key (\(error))"
+            )
         }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
@@ -134,7 +141,8 @@ enum WebConfigFile {
             configuration.certificateVerification = .none
         case "RequireAndVerifyClientCert":
             guard let clientCAFile else {
-                throw CLIError.usage("--web-config: \(file): tls_server_config.client_auth_type \(authType) needs client_ca_file")
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.client_auth_type \(authType) needs client_ca_file")
             }
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .file(clientCAFile)
@@ -146,7 +154,9 @@ enum WebConfigFile {
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {
-            throw CLIError.usage("--web-config: \(file): tls_server_config: the certificate and key do not make a TLS context (\(error))")
+            throw CLIError.usage(
+                "--web-config: \(file): tls_server_config: the certificate and key do not make a TLS context (\(error))"
+            )
         }
     }
 

@@ -8,7 +8,8 @@ import MemoryPressureSimulation
 struct WorkloadShapeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "A workload file (YAML), or a built-in workload: phone (default), phone-2024 or server.", valueName: "file|name"))
+            "A workload file (YAML), or a built-in workload: phone (default), phone-2024 or server.",
+            valueName: "file|name"))
     var workload: String = "phone"
 
     @Option(
@@ -148,7 +149,9 @@ struct WorkloadOptions: ParsableArguments {
 
     func validate() throws {
         if usageLog != nil && shape.apps != nil { throw ValidationError(WorkloadShapeOptions.appsWithUsageLog) }
-        if usageLog == nil && sampling.given != nil { throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog) }
+        if usageLog == nil && sampling.given != nil {
+            throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog)
+        }
     }
     /// `--hours`, if given.
     var hours: Double? { shape.hours }

@@ -37,12 +37,16 @@ struct AndroidMeminfoReportTests {
         let evidence = try Self.example().evidence(source: "m.txt")
         let ranking = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("android-lmkd")))
         let order = ranking.order.map(\.app.rawValue)
-        #expect(Set(order.prefix(4)) == ["com.android.chrome[3910]", "com.android.settings[7733]",
-            "com.google.android.apps.maps[6102]", "com.google.android.gm[4567]"])
-        #expect(Array(order.dropFirst(4)) == [
-            "com.whatsapp[7001]", "com.google.android.apps.nexuslauncher[2230]", "com.spotify.music[5120]",
-            "com.example.game[8811]",
-        ])
+        #expect(
+            Set(order.prefix(4)) == [
+                "com.android.chrome[3910]", "com.android.settings[7733]",
+                "com.google.android.apps.maps[6102]", "com.google.android.gm[4567]",
+            ])
+        #expect(
+            Array(order.dropFirst(4)) == [
+                "com.whatsapp[7001]", "com.google.android.apps.nexuslauncher[2230]", "com.spotify.music[5120]",
+                "com.example.game[8811]",
+            ])
         #expect(ranking.protected.count == 4)
         #expect(evidence.killed.isEmpty)
         #expect(evidence.missing.contains { $0.hasPrefix("the exact oom_score_adj inside a category") })
@@ -57,7 +61,9 @@ struct AndroidMeminfoReportTests {
         #expect(pss.measure == "PSS")
         #expect(pss.processes.map(\.pid) == [5])
         #expect(pss.evidence(source: "m.txt").notes.contains { $0.hasPrefix("sizes are PSS") })
-        #expect(throws: InputError.self) { try AndroidMeminfoReport.parse("Applications Memory Usage\n", file: "m.txt") }
+        #expect(throws: InputError.self) {
+            try AndroidMeminfoReport.parse("Applications Memory Usage\n", file: "m.txt")
+        }
         #expect(EvidenceFormat.detect(["Total RSS by OOM adjustment:"]) == .androidMeminfo)
         #expect(EvidenceFormat.androidMeminfo.matchingPolicy == "android-lmkd")
     }

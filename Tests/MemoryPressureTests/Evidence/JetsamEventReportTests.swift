@@ -26,7 +26,10 @@ struct JetsamEventReportTests {
         #expect(report.pageSize == 16_384)
         #expect(report.memoryPages["free"] == 2931 && report.memoryPages["wired"] == 57076)
         #expect(report.compressorPages == 97537)
-        #expect(report.processes.map(\.name) == ["cloudd", "nsurlsessiond", "photoanalysisd", "MobileMail", "MyGame", "SpringBoard"])
+        #expect(
+            report.processes.map(\.name) == [
+                "cloudd", "nsurlsessiond", "photoanalysisd", "MobileMail", "MyGame", "SpringBoard",
+            ])
         #expect(report.processes.map(\.priority) == [0, 0, 0, 40, 100, 160])
         #expect(report.killed.map(\.pid) == [311, 402])
         #expect(report.killed.allSatisfy { $0.reason == "vm-pageshortage" })
@@ -47,10 +50,14 @@ struct JetsamEventReportTests {
         let ranking = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("jetsam")))
         #expect(evidence.killed.map { $0.app.flatMap(ranking.rank(of:)) } == [1, 2])
         let verdicts = ranking.verdicts(for: evidence)
-        #expect(verdicts[0] == "jetsam killed cloudd[311] (vm-pageshortage); jetsam ranks it first, within its first 2 (the kills of this report)")
+        #expect(
+            verdicts[0]
+                == "jetsam killed cloudd[311] (vm-pageshortage); jetsam ranks it first, within its first 2 (the kills of this report)"
+        )
         // Within the idle band the report's order is the band's queue (first in, first out):
         // the smaller nsurlsessiond comes after cloudd, and photoanalysisd, larger, after both.
-        #expect(ranking.order.prefix(3).map(\.app.rawValue) == ["cloudd[311]", "nsurlsessiond[402]", "photoanalysisd[455]"])
+        #expect(
+            ranking.order.prefix(3).map(\.app.rawValue) == ["cloudd[311]", "nsurlsessiond[402]", "photoanalysisd[455]"])
     }
 
     @Test("the single-document form; a kill for the process's own limit is not held to a ranking")
@@ -61,10 +68,11 @@ struct JetsamEventReportTests {
         let evidence = report.evidence(source: "r.ips")
         #expect(evidence.killed.map(\.isChoice) == [false])
         let ranking = try #require(try EvidenceRanking(evidence, policy: try Policy.shipped("jetsam")))
-        #expect(ranking.verdicts(for: evidence) == [
-            "jetsam killed Camera[910] (per-process-limit); it passed its own memory limit, which is not a choice "
-                + "among processes: a ranking does not apply"
-        ])
+        #expect(
+            ranking.verdicts(for: evidence) == [
+                "jetsam killed Camera[910] (per-process-limit); it passed its own memory limit, which is not a choice "
+                    + "among processes: a ranking does not apply"
+            ])
     }
 
     @Test("bad reports are errors with their line, column and field")
@@ -120,7 +128,8 @@ struct JetsamEventReportTests {
                     "{\"name\":\"p \(index) (é)\",\"pid\":\(1000 + index),\"rpages\":\(random.next() % 100_000),"
                         + "\"priority\":\(random.next() % 211),\"states\":[\"daemon\"]\(reason)}")
             }
-            let text = "{\"bug_type\":\"298\"}\n{\"memoryStatus\":{\"pageSize\":16384},\"processes\":[\n"
+            let text =
+                "{\"bug_type\":\"298\"}\n{\"memoryStatus\":{\"pageSize\":16384},\"processes\":[\n"
                 + entries.joined(separator: ",\n") + "\n]}\n"
             let report = try JetsamEventReportParser.report(in: text, file: "r.ips")
             #expect(report.processes.count == count)

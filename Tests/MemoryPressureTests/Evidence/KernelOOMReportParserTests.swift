@@ -85,7 +85,9 @@ private func reports(_ text: String) throws(InputError) -> [KernelOOMReport] {
 
 @Suite("Kernel OOM report reader: layouts, prefixes, errors")
 struct KernelOOMReportParserTests {
-    @Test("2.6.32: oom_adj and cpu columns, 'kill process … or sacrifice child', RHEL's 'Killed process N, UID U, (name)'")
+    @Test(
+        "2.6.32: oom_adj and cpu columns, 'kill process … or sacrifice child', RHEL's 'Killed process N, UID U, (name)'"
+    )
     func rhel6Layout() throws {
         let report = try #require(try reports(rhel6).first)
         #expect(report.kernelVersion == [2, 6, 32])
@@ -118,7 +120,9 @@ struct KernelOOMReportParserTests {
         #expect(ranking.rank(of: AppID("mysqld[2345]")) == 1)
     }
 
-    @Test("5.4 from journalctl -k: pgtables_bytes, the oom-kill line, a name with a parenthesis; a negative badness before 5.9 is named")
+    @Test(
+        "5.4 from journalctl -k: pgtables_bytes, the oom-kill line, a name with a parenthesis; a negative badness before 5.9 is named"
+    )
     func ubuntuLayout() throws {
         let report = try #require(try reports(ubuntu2004).first)
         #expect(report.constraint == KernelOOMReport.Constraint.none)
@@ -132,7 +136,9 @@ struct KernelOOMReportParserTests {
         #expect(evidence.notes.contains { $0.contains("clamped a badness of 0 or less to 1") })
     }
 
-    @Test("4.14 memory cgroup: 'Task in … killed as a result of limit of …', cgroup v1 lines, 'Memory cgroup out of memory: Kill process'")
+    @Test(
+        "4.14 memory cgroup: 'Task in … killed as a result of limit of …', cgroup v1 lines, 'Memory cgroup out of memory: Kill process'"
+    )
     func memcgLayout() throws {
         let report = try #require(try reports(memcg414).first)
         #expect(report.constraint == .memoryCgroup)
@@ -199,7 +205,8 @@ struct KernelOOMReportParserTests {
                 var line = pieces.randomElement(using: &random)!
                 for _ in 0..<Int.random(in: 0...3, using: &random) where !line.isEmpty {
                     var characters = Array(line)
-                    characters[Int.random(in: 0..<characters.count, using: &random)] = alphabet.randomElement(using: &random)!
+                    characters[Int.random(in: 0..<characters.count, using: &random)] = alphabet.randomElement(
+                        using: &random)!
                     line = String(characters)
                 }
                 lines.append(line)

@@ -25,7 +25,8 @@ struct RealReportCorpusTests {
         var global = 0
         var swapped = 0
         for path in try corpus("linux-oom") {
-            let parsed = try KernelOOMReportParser.reports(in: try String(contentsOfFile: path, encoding: .utf8), file: path)
+            let parsed = try KernelOOMReportParser.reports(
+                in: try String(contentsOfFile: path, encoding: .utf8), file: path)
             #expect(!parsed.isEmpty, "\(path): no report read")
             for report in parsed {
                 reports += 1
@@ -35,7 +36,8 @@ struct RealReportCorpusTests {
                 #expect(report.derivedPageSize == 4096, "\(path) line \(report.firstLine): page size not shown")
                 let evidence = report.evidence(source: path)
                 let ranking = try #require(try EvidenceRanking(evidence, policy: policy))
-                let killed = try #require(evidence.killed.first?.app, "\(path) line \(report.firstLine): victim not in the table")
+                let killed = try #require(
+                    evidence.killed.first?.app, "\(path) line \(report.firstLine): victim not in the table")
                 #expect(
                     ranking.rank(of: killed) == 1,
                     "\(path) line \(report.firstLine): \(ranking.verdicts(for: evidence).joined(separator: "; "))")
@@ -78,9 +80,11 @@ struct RealReportCorpusTests {
             try EarlyoomLogParser.kills(in: try String(contentsOfFile: path, encoding: .utf8), file: path).first)
         #expect(kill.preferPattern == "^hog-700m-prefer$" && kill.avoidPattern == "^hog-2000m-avoid$")
         let evidence = kill.evidence(source: path)
-        #expect(evidence.preferences == [
-            NamePreference(pattern: "^hog-700m-prefer$", score: 300), NamePreference(pattern: "^hog-2000m-avoid$", score: -300),
-        ])
+        #expect(
+            evidence.preferences == [
+                NamePreference(pattern: "^hog-700m-prefer$", score: 300),
+                NamePreference(pattern: "^hog-2000m-avoid$", score: -300),
+            ])
         #expect(!evidence.missing.contains { $0.contains("--prefer") })
         let victim = try #require(evidence.killed.first?.app)
         #expect(victim.rawValue.hasPrefix("hog-700m-prefer["))
@@ -88,8 +92,10 @@ struct RealReportCorpusTests {
         #expect(try EvidenceRanking(evidence, policy: policy)?.rank(of: victim) == 1)
         // A policy that states the same preference does not count it twice: the order is the same.
         policy.preferences = evidence.preferences
-        #expect(try EvidenceRanking(evidence, policy: policy)?.order.map(\.app) == EvidenceRanking(
-            evidence, policy: try Policy.shipped("earlyoom"))?.order.map(\.app))
+        #expect(
+            try EvidenceRanking(evidence, policy: policy)?.order.map(\.app)
+                == EvidenceRanking(
+                    evidence, policy: try Policy.shipped("earlyoom"))?.order.map(\.app))
         // Without the start-up lines the reader says what it cannot know; a pattern it cannot
         // read is named, not guessed.
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -100,7 +106,8 @@ struct RealReportCorpusTests {
         let unreadable = text.replacingOccurrences(of: "regex '^hog-700m-prefer$'", with: "regex 'hog(-700m'")
         let odd = try #require(try EarlyoomLogParser.kills(in: unreadable, file: "odd.log").first)
         #expect(odd.evidence(source: "odd.log").missing.contains { $0.contains("--prefer 'hog(-700m'") })
-        #expect(odd.evidence(source: "odd.log").preferences == [NamePreference(pattern: "^hog-2000m-avoid$", score: -300)])
+        #expect(
+            odd.evidence(source: "odd.log").preferences == [NamePreference(pattern: "^hog-2000m-avoid$", score: -300)])
     }
 
     /// evidence/earlyoom/07-rounded-tie.log: the kernel's own points rank hog-1015m-adj30 higher
