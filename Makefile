@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs
+.PHONY: deps run test test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs format format-check
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -60,3 +60,11 @@ docs-check:
 # archives under .build/plugins/Swift-DocC/outputs/.
 docs: deps docs-check
 	scripts/build-docs.sh
+
+# The sources and tests formatted with the repository's .swift-format (4 spaces, 120 columns);
+# format-check fails on any difference (CI runs it), format rewrites the files.
+format-check:
+	swift format lint --strict --recursive --configuration .swift-format Sources Tests
+
+format:
+	swift format --in-place --recursive --configuration .swift-format Sources Tests
