@@ -58,7 +58,7 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "How many seeds (generated samples) to run: 1...10000; seeds are 1...N. (default: chosen sequentially, "
+            "How many seeds (generated samples) to run: 1...10000, from --first-seed on. (default: chosen sequentially, "
                 + "see --resolve)",
             valueName: "n"))
     var seeds: Int?

@@ -67,7 +67,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --real-memory: allocate 1/N of every simulated byte (default 16; 1 allocates every byte).",
+            "With --real-memory: allocate 1/N of every simulated byte: 1...1048576 (1 allocates every byte). (default: 16)",
             valueName: "N"))
     var scale: Int?
 

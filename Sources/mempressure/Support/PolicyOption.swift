@@ -11,7 +11,7 @@ struct PolicyOption: ParsableArguments {
         help: ArgumentHelp(
             "A shipped policy's name or a policy file (YAML or JSON).",
             discussion:
-                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); in simulations also oracle (the clairvoyant reference, with ios4's lifecycle), oracle-prewarm (the oracle that also prewarms the app opened next), and oracle@P or oracle-prewarm@P (the same with the lifecycle of policy P, a name or a file). Default: ios4; for a real report, the policy of the system that wrote it.",
+                "Shipped: \(Policy.shippedNames.joined(separator: ", ")); with simulate and replay also oracle (the clairvoyant reference, with ios4's lifecycle), oracle-prewarm (the oracle that also prewarms the app opened next), and oracle@P or oracle-prewarm@P (the same with the lifecycle of policy P, a name or a file). Default: ios4 (kill-order on a real report: the policy of the system that wrote it).",
             valueName: "name|file"))
     var policy: String?
 

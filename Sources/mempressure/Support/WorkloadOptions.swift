@@ -8,7 +8,7 @@ import MemoryPressureSimulation
 struct WorkloadShapeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "A workload file (YAML), or a built-in workload: phone (default), phone-2024 or server.",
+            "A workload file (YAML), or a built-in workload: phone, phone-2024 or server.",
             valueName: "file|name"))
     var workload: String = "phone"
 
