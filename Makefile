@@ -61,10 +61,12 @@ docs-check:
 docs: deps docs-check
 	scripts/build-docs.sh
 
-# The sources and tests formatted with the repository's .swift-format (4 spaces, 120 columns);
-# format-check fails on any difference (CI runs it), format rewrites the files.
+# Every Swift file (the library, the tests, the benchmarks, the fuzzers, the manifests) formatted
+# with the repository's .swift-format (4 spaces, 120 columns); format-check fails on any difference
+# (CI runs it), format rewrites the files.
+SWIFT_FILES = Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Benchmarks Fuzz/Package.swift Fuzz/Sources
 format-check:
-	swift format lint --strict --recursive --configuration .swift-format Sources Tests
+	swift format lint --strict --recursive --configuration .swift-format $(SWIFT_FILES)
 
 format:
-	swift format --in-place --recursive --configuration .swift-format Sources Tests
+	swift format --in-place --recursive --configuration .swift-format $(SWIFT_FILES)

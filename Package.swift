@@ -146,7 +146,11 @@ let package = Package(
                 "MemoryPressureSimulation", "MemoryPressureFormats", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "MemoryPressureJemallocTests", dependencies: ["MemoryPressureJemalloc", "MemoryPressureFormats", "MemoryPressureSimulation", "TestSupport"]),
+        .testTarget(
+            name: "MemoryPressureJemallocTests",
+            dependencies: [
+                "MemoryPressureJemalloc", "MemoryPressureFormats", "MemoryPressureSimulation", "TestSupport",
+            ]),
         .testTarget(
             name: "MemoryPressureLinuxTests",
             dependencies: [

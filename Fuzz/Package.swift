@@ -17,12 +17,14 @@ let package = Package(
         .target(name: "FuzzSupport"),
         .executableTarget(
             name: "FuzzPolicy",
-            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+            dependencies: [
+                "FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
             ]),
         .executableTarget(
             name: "FuzzSnapshot",
-            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+            dependencies: [
+                "FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
             ]),
         .executableTarget(
@@ -50,7 +52,8 @@ let package = Package(
             ]),
         .executableTarget(
             name: "FuzzReport",
-            dependencies: ["FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
+            dependencies: [
+                "FuzzSupport", .product(name: "MemoryPressure", package: "MemoryPressure"),
                 .product(name: "MemoryPressureFormats", package: "MemoryPressure"),
             ]),
         .executableTarget(

@@ -67,7 +67,8 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
         stop.store(true, ordering: .relaxed)
         while contender?.isFinished == false { usleep(100) }
         if contender != nil || contenderTask != nil {
-            var line = "concurrent front benchmark: the competitor made \(competitorChanges.load(ordering: .relaxed)) changes\n"
+            var line =
+                "concurrent front benchmark: the competitor made \(competitorChanges.load(ordering: .relaxed)) changes\n"
             line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
         }
         competitorChanges.store(0, ordering: .relaxed)
@@ -153,7 +154,9 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
         var next = base.cursor / Self.batchSize
         benchmark.startMeasurement()
         for _ in 0..<rounds {
-            do { try shared.changeFootprints(batches[next]) } catch { fatalError("concurrent front benchmark: \(error)") }
+            do { try shared.changeFootprints(batches[next]) } catch {
+                fatalError("concurrent front benchmark: \(error)")
+            }
             next += 1
             if next == batches.count { next = 0 }
         }
@@ -174,7 +177,8 @@ final class ConcurrentFrontBenchmark: @unchecked Sendable {
             cursor &+= 1
             if cursor == stream.count { cursor = 0 }
             do {
-                try await actor.changeFootprint(of: references[Int(change.app)], by: Bytes(Int64(change.delta)), at: time)
+                try await actor.changeFootprint(
+                    of: references[Int(change.app)], by: Bytes(Int64(change.delta)), at: time)
             } catch {
                 fatalError("concurrent front benchmark: \(error)")
             }

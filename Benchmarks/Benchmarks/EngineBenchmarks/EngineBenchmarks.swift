@@ -48,7 +48,9 @@ let benchmarks: @Sendable () -> Void = {
     // N, same stream; uncontended and with a second thread (or task) changing the same engine.
     for apps in [1_000, 10_000] {
         let bare = FootprintChangeBenchmark(apps: apps)
-        Benchmark("Concurrent front: bare engine N=\(label(apps))") { bare.engineFastPath($0) } setup: {
+        Benchmark("Concurrent front: bare engine N=\(label(apps))") {
+            bare.engineFastPath($0)
+        } setup: {
             bare.setUp()
         } teardown: {
             bare.tearDown()
@@ -56,20 +58,25 @@ let benchmarks: @Sendable () -> Void = {
         for contended in [false, true] {
             let suffix = contended ? ", 2 threads" : ""
             let lock = ConcurrentFrontBenchmark(apps: apps)
-            Benchmark("Concurrent front: lock\(suffix) N=\(label(apps))") { lock.lock($0) } setup: {
+            Benchmark("Concurrent front: lock\(suffix) N=\(label(apps))") {
+                lock.lock($0)
+            } setup: {
                 lock.setUp(front: .lock, contended: contended)
             } teardown: {
                 lock.tearDown()
             }
             let lockBatches = ConcurrentFrontBenchmark(apps: apps)
-            Benchmark("Concurrent front: lock, batches of 100\(suffix) N=\(label(apps))") { lockBatches.lockBatches($0) }
-            setup: {
+            Benchmark("Concurrent front: lock, batches of 100\(suffix) N=\(label(apps))") {
+                lockBatches.lockBatches($0)
+            } setup: {
                 lockBatches.setUp(front: .lock, contended: contended)
             } teardown: {
                 lockBatches.tearDown()
             }
             let actor = ConcurrentFrontBenchmark(apps: apps)
-            Benchmark("Concurrent front: actor\(suffix) N=\(label(apps))") { await actor.actorHop($0) } setup: {
+            Benchmark("Concurrent front: actor\(suffix) N=\(label(apps))") {
+                await actor.actorHop($0)
+            } setup: {
                 actor.setUp(front: .actor, contended: contended)
             } teardown: {
                 actor.tearDown()
@@ -96,7 +103,9 @@ let benchmarks: @Sendable () -> Void = {
     for kind in StreamedReplayBenchmark.Kind.allCases {
         for form in StreamedReplayBenchmark.Form.allCases {
             let state = StreamedReplayBenchmark(kind: kind, form: form)
-            Benchmark("Trace replay from file: \(kind.rawValue), \(form.rawValue)", configuration: streamedConfiguration) {
+            Benchmark(
+                "Trace replay from file: \(kind.rawValue), \(form.rawValue)", configuration: streamedConfiguration
+            ) {
                 state.run($0)
             } setup: {
                 state.setUp()

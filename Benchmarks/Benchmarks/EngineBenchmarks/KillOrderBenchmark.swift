@@ -171,9 +171,10 @@ final class KillOrderScaleBenchmark {
     func setUp() {
         text = yaml ? SnapshotText.serverYAML(apps: apps) : SnapshotText.server(apps: apps)
         policy = Policy.ios4
-        path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kill-order-scale-\(apps)-\(ProcessInfo.processInfo.processIdentifier).\(yaml ? "yaml" : "json")"
-        ).path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "kill-order-scale-\(apps)-\(ProcessInfo.processInfo.processIdentifier).\(yaml ? "yaml" : "json")"
+            ).path
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
             fatalError("kill-order scale benchmark: cannot write \(path)")
         }

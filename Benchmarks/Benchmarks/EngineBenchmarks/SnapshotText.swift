@@ -51,7 +51,8 @@ enum SnapshotText {
         let json = server(apps: apps, seed: seed)
         do {
             let snapshot = try Snapshot(text: json, file: "server.json")
-            var text = "device:\n  memory: \(snapshot.device.memory.value)\n  reserved: \(snapshot.device.reserved.value)\n"
+            var text =
+                "device:\n  memory: \(snapshot.device.memory.value)\n  reserved: \(snapshot.device.reserved.value)\n"
             text += "  swap: \(snapshot.device.swap.value)\napps:\n"
             text.reserveCapacity(apps * 190)
             for app in snapshot.apps {

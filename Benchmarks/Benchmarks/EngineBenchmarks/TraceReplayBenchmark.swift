@@ -194,7 +194,9 @@ final class StreamedReplayBenchmark {
     static func makeTrace(_ kind: Kind) -> Trace {
         switch kind {
         case .allocateFree:
-            var entries = [Trace.Entry(time: 0, action: .launch(AppLaunch(id: "com.example.a", footprint: .mebibytes(40))))]
+            var entries = [
+                Trace.Entry(time: 0, action: .launch(AppLaunch(id: "com.example.a", footprint: .mebibytes(40))))
+            ]
             for index in 1..<100_000 {
                 let bytes = Bytes(4096)
                 entries.append(
@@ -214,7 +216,8 @@ final class StreamedReplayBenchmark {
 
     func setUp() {
         let generated = Self.makeTrace(kind)
-        path = "/tmp/mempressure-streamed-replay-\(getpid())-\(kind.hashValue & 0xFFFF)-\(form.hashValue & 0xFFFF).jsonl"
+        path =
+            "/tmp/mempressure-streamed-replay-\(getpid())-\(kind.hashValue & 0xFFFF)-\(form.hashValue & 0xFFFF).jsonl"
         let text = generated.jsonLines
         guard let file = fopen(path, "w"), fwrite(text, 1, text.utf8.count, file) == text.utf8.count else {
             fatalError("streamed replay benchmark: cannot write \(path)")

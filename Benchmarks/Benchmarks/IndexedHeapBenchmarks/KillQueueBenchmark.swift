@@ -21,7 +21,8 @@ final class KillQueueBenchmark<Queue: KillQueue> {
 
     func setUp() {
         // The uniform distribution keeps the seed it had before there were others.
-        let seed = 0x6B11_1E5 &+ UInt64(apps) &+ UInt64(KillQueueDistribution.allCases.firstIndex(of: distribution)!) << 32
+        let seed =
+            0x6B11_1E5 &+ UInt64(apps) &+ UInt64(KillQueueDistribution.allCases.firstIndex(of: distribution)!) << 32
         let workload = KillQueueWorkload(distribution, apps: apps, operations: Self.streamLength, seed: seed)
         queue = Queue(keys: workload.initialKeys, bandCount: distribution.bandCount)
         operations = workload.operations

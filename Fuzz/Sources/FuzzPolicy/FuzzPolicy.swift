@@ -22,7 +22,8 @@ public func fuzzPolicy(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     // A short day under the policy, so its compression and PSI rules run: launches, Home, growth
     // past every threshold, resumes.
-    if let engine = try? PressureEngine(device: Device(memory: .gibibytes(1), reserved: .mebibytes(24)), policy: policy) {
+    if let engine = try? PressureEngine(device: Device(memory: .gibibytes(1), reserved: .mebibytes(24)), policy: policy)
+    {
         var time = 0.0
         func step(_ action: Action) {
             time += 0.4

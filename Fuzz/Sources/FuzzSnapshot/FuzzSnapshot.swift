@@ -9,7 +9,9 @@ import MemoryPressureFormats
 public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
     let jetsam = try! Policy.shipped("jetsam")
-    let streamed = data.flatMap { PressureEngine.streamingSnapshot(UnsafeBufferPointer(start: $0, count: size), policy: jetsam) }
+    let streamed = data.flatMap {
+        PressureEngine.streamingSnapshot(UnsafeBufferPointer(start: $0, count: size), policy: jetsam)
+    }
     guard let snapshot = try? Snapshot(text: text, file: "fuzz.yaml") else {
         if streamed != nil { fatalError("streamed an engine from a document the parsed road refuses") }
         return 0
@@ -18,8 +20,12 @@ public func fuzzSnapshot(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let parsed = try? PressureEngine(snapshot: snapshot, policy: jetsam) else {
             fatalError("streamed an engine the parsed road refuses to build")
         }
-        let order = { (engine: PressureEngine) in engine.killOrder(limit: .max).map { "\($0.app.rawValue) \($0.footprint.value)" } }
-        if order(streamed) != order(parsed) || streamed.free != parsed.free { fatalError("the streamed engine differs") }
+        let order = { (engine: PressureEngine) in
+            engine.killOrder(limit: .max).map { "\($0.app.rawValue) \($0.footprint.value)" }
+        }
+        if order(streamed) != order(parsed) || streamed.free != parsed.free {
+            fatalError("the streamed engine differs")
+        }
     }
     for name in Policy.shippedNames {
         guard let policy = try? Policy.shipped(name),

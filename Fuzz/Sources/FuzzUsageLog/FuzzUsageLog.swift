@@ -17,7 +17,9 @@ public func fuzzUsageLog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             guard (try? Trace(jsonLines: day.trace.jsonLines, file: "again.jsonl")) != nil else {
                 fatalError("a device day's trace does not read back")
             }
-            if !day.trace.entries.allSatisfy({ $0.time >= 0 && $0.time < 86_401 }) { fatalError("a device day leaves its day") }
+            if !day.trace.entries.allSatisfy({ $0.time >= 0 && $0.time < 86_401 }) {
+                fatalError("a device day leaves its day")
+            }
             _ = try? KillValidation.measure([day], policy: .ios4)
         }
     }
