@@ -84,18 +84,19 @@ final class CheckedSlotListsKillQueue: KillQueue {
     func key(of app: Int) -> UInt64 { nodes[slot(app)].key }
 
     @inline(__always)
-    func update(app: Int, to key: UInt64) {
-        let slot = slot(app)
-        let moves = KillKey.band(key) != KillKey.band(nodes[slot].key)
-        if moves { unlink(slot) }
-        nodes[slot].key = key
-        if moves { insertAtHead(slot) }
-    }
+    func update(app: Int, to key: UInt64) { store(key, at: slot(app)) }
 
+    /// One handle check, then the read and the write (the engine's `update(_:with:)`).
     @inline(__always)
     func update(app: Int, with transform: (UInt64) -> UInt64) {
         let slot = slot(app)
-        let key = transform(nodes[slot].key)
+        store(transform(nodes[slot].key), at: slot)
+    }
+
+    /// Writes `key` into the node at `slot`, moving it to the head of its new slot's list when the
+    /// band changes (`proc_unslot` + `proc_slot`).
+    @inline(__always)
+    private func store(_ key: UInt64, at slot: Int) {
         let moves = KillKey.band(key) != KillKey.band(nodes[slot].key)
         if moves { unlink(slot) }
         nodes[slot].key = key
