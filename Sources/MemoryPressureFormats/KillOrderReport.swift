@@ -114,6 +114,10 @@ public struct KillOrderReport {
     /// - Complexity: O(size of the report)
     public var table: String {
         var out = evidence?.tableHeading ?? ""
+        if let evidence, evidence.evidence.snapshot == nil {
+            // A log of kills without a process list: its kills, not an empty ranking.
+            return out + evidence.killsTable + evidence.tableFooter
+        }
         out += "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
         out += "free \(free.formatted), level \(level.name)\n\n"
         var rows = [

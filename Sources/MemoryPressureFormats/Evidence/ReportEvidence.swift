@@ -16,6 +16,23 @@ public struct ReportEvidence: Sendable {
         /// Whether the kill was a choice among processes, which a policy's ranking can be held
         /// to; `false` for a process killed for passing its own memory limit.
         public var isChoice: Bool
+        /// Its user id, where the log gives one (lmkd's `uid`, earlyoom's `uid`).
+        public var uid: Int? = nil
+        /// Its oom_score_adj (or the older oom_adj) at the kill, where the log gives one.
+        public var oomScoreAdj: Int? = nil
+        /// The memory the killer says the kill frees (lmkd's and the driver's `to free NkB`,
+        /// `am_kill`'s rss, earlyoom's VmRSS), where it says.
+        public var freed: Bytes? = nil
+        /// The score the killer ranked it by, in ``ReportEvidence/killerScoreName``'s unit
+        /// (earlyoom's `oom_score` or `badness`), where the log gives one.
+        public var score: Int64? = nil
+        /// Who killed it when a log holds several killers (`lmkd`, `the kernel's lowmemorykiller`,
+        /// `ActivityManager`); `nil` for the report's own killer.
+        public var killer: String? = nil
+        /// When, as the log writes it (`10-24 14:24:06.590`), where it does.
+        public var time: String? = nil
+        /// The 1-based line of the kill in the input, where known.
+        public var line: Int? = nil
 
         /// A killed process.
         ///

@@ -42,6 +42,7 @@ struct KillOrderCommand: ParsableCommand {
         case earlyoom
         case jetsamEvent = "jetsam-event"
         case androidMeminfo = "android-meminfo"
+        case androidLog = "android-log"
     }
 
     @Argument(help: "The snapshot or report file, or - for standard input.")
@@ -49,7 +50,8 @@ struct KillOrderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom, jetsam-event or android-meminfo.",
+            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom, jetsam-event, "
+                + "android-meminfo or android-log.",
             valueName: "format"))
     var inputFormat: InputFormat = .auto
 
@@ -161,6 +163,7 @@ struct KillOrderCommand: ParsableCommand {
         case .earlyoom: .earlyoom
         case .jetsamEvent: .jetsamEvent
         case .androidMeminfo: .androidMeminfo
+        case .androidLog: .androidLog
         case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
         }
     }
@@ -256,6 +259,14 @@ struct KillOrderCommand: ParsableCommand {
                     evidence.append(kill.evidence(source: name))
                 }
             }
+            if let quiet = parser.evidenceWithoutKill(source: name) { evidence.append(quiet) }
+        case .androidLog:
+            var parser = AndroidKillLogParser()
+            try forEachLine(file, name: name) { line, number throws(InputError) in
+                try parser.consume(line, lineNumber: number, file: name)
+            }
+            let log = parser.finish()
+            if !log.isEmpty { evidence.append(log.evidence(source: name)) }
         }
         guard !evidence.isEmpty else {
             throw CLIError.malformed("\(name): \(format.noReportMessage)")
@@ -307,8 +318,29 @@ struct KillOrderCommand: ParsableCommand {
         do throws(InputError) {
             return try Snapshot(text: text, file: name)
         } catch {
+            guard looksLikeSnapshot(text) else { throw CLIError.malformed(notAReport(name)) }
             throw CLIError.malformed(error.description)
         }
+    }
+
+    /// Whether `text` at least starts like a snapshot (a JSON object, or YAML with a `device:` or
+    /// `apps:` key), so that its parse error is the one to show.
+    static func looksLikeSnapshot(_ text: String) -> Bool {
+        for line in InputText.lines(text).prefix(200) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed == "---" { continue }
+            if trimmed.hasPrefix("{") { return true }
+            for key in ["device:", "apps:", "\"device\"", "\"apps\""] where trimmed.hasPrefix(key) { return true }
+        }
+        return false
+    }
+
+    /// The message for an input that is neither a report nor a snapshot: the formats tried.
+    static func notAReport(_ name: String) -> String {
+        "\(name): no known report or snapshot found; formats tried: "
+            + EvidenceFormat.allCases.map { "\($0.rawValue) (\($0.marker))" }.joined(separator: "; ")
+            + "; snapshot (a YAML or JSON document with device: and apps:). "
+            + "Use --input-format FORMAT to read it as one of them"
     }
 
     /// This machine, read from /proc (without each process's kernel `oom_score`: no report shows it).
