@@ -77,6 +77,9 @@ public struct AndroidKillLogParser {
                 file: file, line: lineNumber, column: 1, path: "",
                 message: "more than \(Self.maximumRecords) kills and listed processes in one log")
         }
+        // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
+        var line = line
+        if line.utf8.contains(0xC2), line.contains("\u{A0}") { line = line.replacing("\u{A0}", with: " ")[...] }
         // Some loggers write a message's line breaks as a literal `\x0a`.
         if line.contains("\\x0a") {
             for part in line.split(separator: "\\x0a", omittingEmptySubsequences: false) {

@@ -111,6 +111,10 @@ public struct EarlyoomLogParser {
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> EarlyoomKill? {
         var message = line.hasSuffix("\r") ? line.dropLast() : line
+        // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
+        if message.utf8.contains(0xC2), message.contains("\u{A0}") {
+            message = message.replacing("\u{A0}", with: " ")[...]
+        }
         // The journal's or syslog's prefix (`… earlyoom[904]: `, `… earlyoom: `), a quote's `> `
         // and indentation.
         let head = message.prefix(200)

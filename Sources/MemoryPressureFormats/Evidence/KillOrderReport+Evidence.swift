@@ -64,7 +64,39 @@ extension KillOrderReport {
         public func jsonFields(of app: AppID) -> String {
             var out = evidence.pids[app].map { ",\"pid\":\($0)" } ?? ""
             if killedApps.contains(app) { out += ",\"killed\":true" }
+            if let figures = evidence.figures[app] {
+                for (name, value) in zip(evidence.figureNames, figures) {
+                    out += ",\"\(name)\":" + (value.map(String.init) ?? "null")
+                }
+            }
             return out
+        }
+
+        /// The table's columns of the killer's own figures (``ReportEvidence/figureNames``), or none.
+        public var figureHeaders: [String] {
+            evidence.figureNames.map { name in
+                switch name {
+                case "rss": "RSS"
+                case "swapEntries": "SWAPENTS"
+                case "pageTableBytes": "PGTABLES"
+                case "oomScoreAdj": "ADJ"
+                case "badnessPoints": "POINTS"
+                case "oomScore": "OOM_SCORE"
+                default: name.uppercased()
+                }
+            }
+        }
+
+        /// An entry's figures for the table, in the order of ``figureHeaders``.
+        ///
+        /// - Complexity: O(figures)
+        public func figureCells(of app: AppID) -> [String] {
+            guard !evidence.figureNames.isEmpty else { return [] }
+            let figures = evidence.figures[app] ?? []
+            return evidence.figureNames.indices.map { index in
+                guard index < figures.count, let value = figures[index] else { return "" }
+                return evidence.figureNames[index] == "pageTableBytes" ? Bytes(value).formatted : "\(value)"
+            }
         }
 
         /// The `pid` and `killed` CSV fields of an entry.
@@ -105,6 +137,16 @@ extension KillOrderReport {
                 return item
             }.joined(separator: ",")
             out += "],\"verdicts\":[" + verdicts.map(Event.json).joined(separator: ",") + "]"
+            if let why = evidence.why {
+                out += ",\"why\":{\"victim\":\(Event.json(why.victim.rawValue)),\"victimScore\":\(why.victimScore)"
+                out += ",\"runnerUp\":\(Event.json(why.runnerUp.rawValue)),\"runnerUpScore\":\(why.runnerUpScore)"
+                out += ",\"margin\":\(why.victimScore - why.runnerUpScore),\"unit\":\(Event.json(why.unit))"
+                out += ",\"reversingOomScoreAdj\":" + (why.reversingOomScoreAdj.map(String.init) ?? "null")
+                out += ",\"text\":\(Event.json(why.text))}"
+            }
+            if !evidence.figureNames.isEmpty {
+                out += ",\"figures\":[" + evidence.figureNames.map(Event.json).joined(separator: ",") + "]"
+            }
             out += ",\"missing\":[" + evidence.missing.map(Event.json).joined(separator: ",") + "]"
             out += ",\"notes\":[" + evidence.notes.map(Event.json).joined(separator: ",") + "]"
             if !evidence.excluded.isEmpty {
@@ -140,8 +182,9 @@ extension KillOrderReport {
                 }
             var out = "\(name)" + (count > 1 ? " \(index) of \(count)" : "")
             out += ": \(evidence.source), \(evidence.location): \(evidence.summary)\n"
-            out += verdicts.map { $0 + ".\n" }.joined() + "\n"
-            return out
+            out += verdicts.map { $0 + ".\n" }.joined()
+            if let why = evidence.why { out += "why: \(why.text).\n" }
+            return out + "\n"
         }
 
         /// The kills a log states, one row each, for a log with no process list to rank (most
