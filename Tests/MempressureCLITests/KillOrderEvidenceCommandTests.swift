@@ -107,7 +107,7 @@ struct KillOrderEvidenceCommandTests {
     }
 
     @Test(
-        "A malformed task row exits 65 naming the file, line and column; a file with no report, 65 saying what was expected"
+        "A malformed task row is skipped and named with its line and column; a file with no report, 65 saying what was expected"
     )
     func errors() throws {
         let directory = try scratchDirectory("kill-order-evidence")
@@ -122,10 +122,11 @@ struct KillOrderEvidenceCommandTests {
         words[rss] = "?"
         lines[row] = words.joined(separator: " ")
         try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        // A reader of what a real tool printed is forgiving: the row is skipped and named.
         let malformed = try runMempressure(["kill-order", bad.path])
-        #expect(malformed.status == 65)
-        #expect(malformed.standardError.contains("bad.log:\(row + 1):"))
-        #expect(malformed.standardError.contains("expected a number in column rss"))
+        #expect(malformed.status == 0, "\(malformed.standardError)")
+        #expect(malformed.standardOutput.contains("line \(row + 1): expected a number in column rss"))
+        #expect(!malformed.standardOutput.contains(" medium["))
         let snapshot = try runMempressure([
             "kill-order", "Examples/snapshots/phone.yaml", "--input-format", "linux-oom-report",
         ])

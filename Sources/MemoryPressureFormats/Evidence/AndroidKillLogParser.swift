@@ -63,7 +63,8 @@ public struct AndroidKillLogParser {
             return UTF8Search.contains(bytes, "[")
         }
         return UTF8Search.contains(bytes, "am_low_memory") || UTF8Search.contains(bytes, "Process LRU list (sorted by")
-            || UTF8Search.contains(bytes, "lmkd") && UTF8Search.contains(bytes, "Kill '")
+            || UTF8Search.contains(bytes, "lmkd")
+                && (UTF8Search.contains(bytes, "Kill '") || UTF8Search.contains(bytes, "Reclaim '"))
     }
 
     /// Reads line `lineNumber` (1-based).
@@ -142,6 +143,12 @@ public struct AndroidKillLogParser {
         {
             log.confirmedDeaths.insert(pid)
             keep(lineNumber)
+        } else if let range = text.firstRange(of: " (pid "), text[range.upperBound...].contains(") has died"),
+            let pid = Int(text[range.upperBound...].prefix { $0.isNumber })
+        {
+            // ActivityManager: `Process NAME (pid N) has died: cch+6 CEM`.
+            log.confirmedDeaths.insert(pid)
+            keep(lineNumber)
         } else if let listed = Self.listedProcess(text, line: lineNumber) {
             log.listed.append(listed)
             keep(lineNumber)
@@ -205,7 +212,14 @@ public struct AndroidKillLogParser {
 
     /// lmkd's `Kill '…'` and `Killing '…'` lines and the driver's `Killing '…'`.
     static func lmkdOrDriverKill(_ text: Substring, headerTag: Substring?) -> AndroidKillLog.Kill? {
-        guard let start = text.firstRange(of: "Kill '") ?? text.firstRange(of: "Killing '") else { return nil }
+        // Samsung's lmkd says `Reclaim '…'` for a kill (its own verb; the line is lmkd's otherwise).
+        guard
+            let start = text.firstRange(of: "Kill '") ?? text.firstRange(of: "Killing '")
+                ?? text.firstRange(of: "Reclaim '").flatMap({ range in
+                    text[..<range.lowerBound].contains("lmkd") || text[..<range.lowerBound].contains("lowmemorykiller")
+                        ? range : nil
+                })
+        else { return nil }
         let before = text[..<start.lowerBound]
         let tagged =
             before.contains("lowmemorykiller") || before.contains("lmkd")

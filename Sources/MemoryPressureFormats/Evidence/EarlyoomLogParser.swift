@@ -31,6 +31,9 @@ public struct EarlyoomKill: Sendable, Hashable {
     public var oomScoreAdj: Int? = nil
     /// The limits line before the kill (`low memory! at or below SIGTERM limits: mem 8.00%, swap 30.42%`).
     public var trigger: String? = nil
+    /// Whether the log holds earlyoom's start-up lines (`mem total: …`), which state its
+    /// `--prefer` and `--avoid` patterns when it has them.
+    public var hasStartup: Bool = false
     /// The processes weighed before this kill (empty without `-d`).
     public var candidates: [Candidate]
     /// `mem total` and `swap total` of the log's start, in MiB.
@@ -60,6 +63,7 @@ public struct EarlyoomLogParser {
     private var memoryTotal: Int64?, swapTotal: Int64?, available: Int64?
     private var preferPattern: String?, avoidPattern: String?
     private var trigger: String?
+    private var hasStartup = false
     /// The `low memory!` lines read, and how many of them were followed by a kill.
     public private(set) var lowMemoryLines = 0, killLines = 0
     /// The first and last lines that are earlyoom's.
@@ -162,6 +166,7 @@ public struct EarlyoomLogParser {
         } else if message.hasPrefix("Will avoid killing process names that match regex '") {
             avoidPattern = Self.quoted(message)
         } else if message.hasPrefix("mem total:") {
+            hasStartup = true
             let numbers = Self.numbers(message)
             memoryTotal = numbers.first
             swapTotal = numbers.count > 1 ? numbers[1] : nil
@@ -244,6 +249,7 @@ public struct EarlyoomLogParser {
         if oomScore != nil && !tail.contains("badness ") { kill.scoreName = "oom_score" }
         kill.oomScoreAdj = Self.number(after: "oom_score_adj ", in: tail).map { Int(clamping: $0) }
         kill.trigger = trigger
+        kill.hasStartup = hasStartup
         return kill
     }
 
@@ -279,6 +285,7 @@ public struct EarlyoomLogParser {
             swapTotalMiB: swapTotal, availableMiB: available, line: lineNumber, preferPattern: preferPattern,
             avoidPattern: avoidPattern)
         kill.trigger = trigger
+        kill.hasStartup = hasStartup
         return kill
     }
 
@@ -387,7 +394,7 @@ extension EarlyoomKill {
         if candidates.isEmpty { missing.append("the process list (earlyoom prints it with -d only): nothing to rank") }
         if memoryTotalMiB == nil { missing.append("mem total (the log's start is cut off)") }
         missing.append("each process's swap and page tables (earlyoom's badness, the kernel's oom_score, counts them)")
-        if memoryTotalMiB == nil {
+        if !hasStartup {
             missing.append(
                 "earlyoom's --prefer and --avoid patterns (its start-up lines, which state them, are cut off)")
         }

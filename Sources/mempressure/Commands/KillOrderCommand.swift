@@ -230,14 +230,12 @@ struct KillOrderCommand: ParsableCommand {
     {
         var evidence: [ReportEvidence] = []
         switch format {
-        case .linuxOOMReport:
-            var parser = KernelOOMReportParser(file: name)
+        case .linuxOOMReport, .earlyoom, .androidLog:
+            var reader = EvidenceLogReader(format: format, source: name)
             try forEachLine(file, name: name) { line, number throws(InputError) in
-                if let report = try parser.consume(line, lineNumber: number) {
-                    evidence.append(report.evidence(source: name))
-                }
+                try reader.consume(line, lineNumber: number)
             }
-            if let report = parser.finish() { evidence.append(report.evidence(source: name)) }
+            evidence = reader.finish()
         case .jetsamEvent:
             let text = try InputFile.read(file, name: name)
             do throws(InputError) {
@@ -252,21 +250,6 @@ struct KillOrderCommand: ParsableCommand {
             } catch {
                 throw CLIError.malformed(error.description)
             }
-        case .earlyoom:
-            var parser = EarlyoomLogParser(file: name)
-            try forEachLine(file, name: name) { line, number throws(InputError) in
-                if let kill = try parser.consume(line, lineNumber: number) {
-                    evidence.append(kill.evidence(source: name))
-                }
-            }
-            if let quiet = parser.evidenceWithoutKill(source: name) { evidence.append(quiet) }
-        case .androidLog:
-            var parser = AndroidKillLogParser()
-            try forEachLine(file, name: name) { line, number throws(InputError) in
-                try parser.consume(line, lineNumber: number, file: name)
-            }
-            let log = parser.finish()
-            if !log.isEmpty { evidence.append(log.evidence(source: name)) }
         }
         guard !evidence.isEmpty else {
             throw CLIError.malformed("\(name): \(format.noReportMessage)")
@@ -323,14 +306,23 @@ struct KillOrderCommand: ParsableCommand {
         }
     }
 
-    /// Whether `text` at least starts like a snapshot (a JSON object, or YAML with a `device:` or
-    /// `apps:` key), so that its parse error is the one to show.
+    /// Whether `text` starts like a snapshot (its first line that is not blank or a comment is a
+    /// JSON object or array, a YAML list item or a YAML `key:`), so that the snapshot's parse
+    /// error is the one to show.
     static func looksLikeSnapshot(_ text: String) -> Bool {
         for line in InputText.lines(text).prefix(200) {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed == "---" { continue }
-            if trimmed.hasPrefix("{") { return true }
-            for key in ["device:", "apps:", "\"device\"", "\"apps\""] where trimmed.hasPrefix(key) { return true }
+            if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("- ") { return true }
+            // A YAML key (`device:`, `apps:` or any other `name:`): the snapshot's own error says more.
+            let key = trimmed.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+            let after = trimmed.dropFirst(key.count)
+            if key.first?.isLetter == true, after.hasPrefix(":"),
+                after.dropFirst().first.map({ $0 == " " || $0 == "\t" }) ?? true
+            {
+                return true
+            }
+            return false
         }
         return false
     }
