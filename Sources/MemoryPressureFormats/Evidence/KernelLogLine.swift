@@ -15,7 +15,9 @@ package enum KernelLogLine {
     /// - Complexity: O(length of the prefix)
     package static func message(of line: Substring) -> Substring {
         // A mail's or a forum's quote marks (`> `, `>> `) and indentation come off first.
-        var rest = line.first == ">" || line.first == " " || line.first == "\t" ? line.drop { $0 == ">" || $0 == " " || $0 == "\t" } : line
+        var rest =
+            line.first == ">" || line.first == " " || line.first == "\t"
+            ? line.drop { $0 == ">" || $0 == " " || $0 == "\t" } : line
         // A /dev/kmsg record (Documentation/ABI/testing/dev-kmsg): `6,1234,5678901,-,caller=T1;text`.
         if let first = rest.first, first.isNumber, let semicolon = rest.prefix(80).firstIndex(of: ";") {
             let fields = rest[..<semicolon].split(separator: ",", maxSplits: 4, omittingEmptySubsequences: false)

@@ -144,7 +144,8 @@ extension KernelOOMReport {
                 // fs/proc/base.c: before 5.9 oom_score was points × 1000 / totalpages.
                 points.map {
                     clamps
-                        ? $0 &* 1000 / max(totalPages, 1) : KernelOOMFormula.oomScore(points: $0, totalPages: totalPages)
+                        ? $0 &* 1000 / max(totalPages, 1)
+                        : KernelOOMFormula.oomScore(points: $0, totalPages: totalPages)
                 },
             ]
         }
@@ -204,9 +205,11 @@ extension KernelOOMReport {
         if clamps, victimPoints == 1, runnerUpPoints == 1 {
             let tied = scores.values.filter { $0 <= 1 }.count
             return .init(
-                victim: victim, victimScore: 1, runnerUp: runnerUp.key, runnerUpScore: 1, unit: "oom_badness points (pages)",
+                victim: victim, victimScore: 1, runnerUp: runnerUp.key, runnerUpScore: 1,
+                unit: "oom_badness points (pages)",
                 reversingOomScoreAdj: nil,
-                text: "\(victim.rawValue) tied with \(tied - 1) other task(s) at 1 point (oom_badness \(raw) clamped to 1 "
+                text:
+                    "\(victim.rawValue) tied with \(tied - 1) other task(s) at 1 point (oom_badness \(raw) clamped to 1 "
                     + "before Linux 5.9) and was scanned first, ahead of \(runnerUp.key.rawValue); no oom_score_adj above "
                     + "-1000 would have spared it (only -1000, which exempts it), while a 5.9+ kernel ranks by the "
                     + "unclamped points")
@@ -217,7 +220,8 @@ extension KernelOOMReport {
         var text =
             "\(victim.rawValue) had \(victimPoints) points, the runner-up \(runnerUp.key.rawValue) \(runnerUpPoints)"
         guard victimPoints >= runnerUpPoints else {
-            text += ": by the report's own figures the runner-up scores higher, so the kernel's choice is not "
+            text +=
+                ": by the report's own figures the runner-up scores higher, so the kernel's choice is not "
                 + "reproduced from this table"
             return .init(
                 victim: victim, victimScore: victimPoints, runnerUp: runnerUp.key, runnerUpScore: runnerUpPoints,
@@ -234,7 +238,8 @@ extension KernelOOMReport {
             if candidate > -1000, candidate < adj { reversing = Int(candidate) }
         }
         if let reversing {
-            text += "; with its oom_score_adj at \(reversing) or lower (it was \(adj)), \(runnerUp.key.rawValue) "
+            text +=
+                "; with its oom_score_adj at \(reversing) or lower (it was \(adj)), \(runnerUp.key.rawValue) "
                 + "would have died instead; -1000 exempts it entirely"
         } else {
             text += "; no oom_score_adj above -1000 would have spared it (only -1000, which exempts it)"

@@ -287,7 +287,8 @@ public struct KernelOOMReportParser {
         guard let close = message.firstIndex(of: "]"),
             let pid = Int(message[message.index(after: message.startIndex)..<close].trimmingBlanks), pid >= 0
         else {
-            return .unreadable("expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
+            return .unreadable(
+                "expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
         }
         guard current!.tasks.count < Self.maximumTasks else {
             let column = line.unicodeScalars.distance(from: line.startIndex, to: message.startIndex) + 1
