@@ -143,13 +143,13 @@ struct KillOrderEvidenceCommandTests {
     )
     func readmeExample() throws {
         let command = [
-            "kill-order", "evidence/linux-oom/06-page-tables.log", "--limit", "3", "--policies",
+            "kill-order", "evidence/public/linux/002-lkml-mglru-rsync-memcg-6.7.log", "--limit", "3", "--policies",
             "linux-oom,earlyoom,ios4",
         ]
         let result = try runMempressure(command)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("where each policy ranks what the kernel killed:"))
-        let golden = goldenMismatch(result.standardOutput, "kill-order/evidence-06-page-tables-policies.table")
+        let golden = goldenMismatch(result.standardOutput, "kill-order/evidence-public-002-rsync-policies.table")
         #expect(golden == nil, "\(golden ?? "")")
         let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
         #expect(readme.contains("$ mempressure " + command.joined(separator: " ") + "\n" + result.standardOutput))

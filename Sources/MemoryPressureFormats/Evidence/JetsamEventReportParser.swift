@@ -115,13 +115,25 @@ public enum JetsamEventReportParser {
             form: .processEntries, bugType: nil, osVersion: nil, product: nil, date: nil, pageSize: nil,
             memoryPages: [:], compressorPages: nil, largestProcess: nil, processes: [])
         for (index, node) in entries.enumerated() {
-            guard let entry = try? ConfigObject(node, file: file, path: "[\(index)]"),
-                let process = try? process(entry)
-            else {
+            guard let entry = try? ConfigObject(node, file: file, path: "[\(index)]") else {
                 report.partialEntries += 1
                 continue
             }
-            report.processes.append(process)
+            if let process = try? process(entry) {
+                report.processes.append(process)
+                continue
+            }
+            report.partialEntries += 1
+            // An entry the window cut still names a kill when its name and reason survive.
+            if let name = entry.optional("name"), case .string(let text) = name.value, AppID.problem(with: text) == nil,
+                let reason = entry.optional("reason"), case .string(let why) = reason.value
+            {
+                let pid = (try? entry.optionalInt("pid", in: 0...Int(Int32.max))) ?? nil
+                report.processes.append(
+                    JetsamEventReport.Process(
+                        pid: pid, name: text, priority: nil, states: [], residentPages: 0, lifetimeMaxPages: nil,
+                        coalition: nil, reason: why, line: node.line))
+            }
         }
         return report
     }
