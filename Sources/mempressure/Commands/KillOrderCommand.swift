@@ -164,8 +164,19 @@ struct KillOrderCommand: ParsableCommand {
         case .jetsamEvent: .jetsamEvent
         case .androidMeminfo: .androidMeminfo
         case .androidLog: .androidLog
-        case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
+        case .auto:
+            autoDetected(file)
         }
+    }
+
+    /// The report format of `file` by its content: its first lines, or — unless it starts like a
+    /// snapshot — the first report line found anywhere in it (a syslog whose first report comes
+    /// after thousands of other lines).
+    static func autoDetected(_ file: InputFile.Rereadable) -> EvidenceFormat? {
+        let head = InputFile.peek(file)
+        if let format = EvidenceFormat.detect(InputText.lines(head).prefix(400)) { return format }
+        if looksLikeSnapshot(head) { return nil }
+        return ReportScan.firstFormat(in: file)
     }
 
     /// `kill-order REPORT`: every report in the file, each ranked and set against its real victims.
