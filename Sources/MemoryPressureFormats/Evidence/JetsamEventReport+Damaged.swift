@@ -26,24 +26,16 @@ extension JetsamEventReportParser {
         var kept: [String] = []
         var closed = 0
         for line in lines {
-            var inString = false, escaped = false
+            var string = JSONStringScan()
             var lineStack = stack
             var text = ""
             var inserted = 0
             for character in line {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if character == "\\" {
-                        escaped = true
-                    } else if character == "\"" {
-                        inString = false
-                    }
+                if string.consume(character) {
                     text.append(character)
                     continue
                 }
                 switch character {
-                case "\"": inString = true
                 case "{", "[": lineStack.append(character)
                 case "}", "]":
                     let opener: Character = character == "}" ? "{" : "["
@@ -57,7 +49,7 @@ extension JetsamEventReportParser {
                 }
                 text.append(character)
             }
-            if inString { break }  // the cut fell inside a string: stop before this line
+            if string.isInside { break }  // the cut fell inside a string: stop before this line
             stack = lineStack
             closed += inserted
             kept.append(text)
@@ -73,16 +65,9 @@ extension JetsamEventReportParser {
         result.reserveCapacity(out.utf8.count)
         var comma = false
         var blanks = ""
-        var inString = false, escaped = false
+        var string = JSONStringScan()
         for character in out {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    inString = false
-                }
+            if string.consume(character) {
                 result.append(character)
                 continue
             }
@@ -101,7 +86,6 @@ extension JetsamEventReportParser {
                 comma = false
                 blanks = ""
             }
-            if character == "\"" { inString = true }
             result.append(character)
         }
         result += blanks
@@ -114,6 +98,33 @@ extension JetsamEventReportParser {
         while text.last?.isWhitespace == true { text = text.dropLast() }
         if text.last == "," { text = text.dropLast() }
         return String(text)
+    }
+}
+
+/// Where a scan of JSON text stands with respect to strings.
+struct JSONStringScan {
+    /// Whether the scan is inside a string.
+    private(set) var isInside = false
+    private var escaped = false
+
+    /// Takes the next character; `true` when it is part of a string after its opening quote (its
+    /// text, an escape, or its closing quote), `false` for everything else, the opening quote
+    /// included.
+    ///
+    /// - Complexity: O(1)
+    mutating func consume(_ character: Character) -> Bool {
+        if isInside {
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                isInside = false
+            }
+            return true
+        }
+        if character == "\"" { isInside = true }
+        return false
     }
 }
 
