@@ -50,10 +50,10 @@ public struct AndroidKillLogParser {
     ///
     /// - Complexity: O(length of `line`)
     public static func recognises(_ bytes: [UInt8]) -> Bool {
-        if UTF8Search.contains(bytes, "lowmemorykiller") {
-            return UTF8Search.contains(bytes, "Kill") || UTF8Search.contains(bytes, "send sigkill")
-                || UTF8Search.contains(bytes, "to free")
-        }
+        // lmkd's and the driver's tag (a `logcat -v long` header holds it alone), and the
+        // 3.0-era driver's `send sigkill to PID (NAME), adj A, size N`.
+        if UTF8Search.contains(bytes, "lowmemorykiller") { return true }
+        if UTF8Search.contains(bytes, "send sigkill to ") && UTF8Search.contains(bytes, ", adj ") { return true }
         if UTF8Search.contains(bytes, "ActivityManager") && UTF8Search.contains(bytes, "Killing ")
             && UTF8Search.contains(bytes, " (adj ")
         {

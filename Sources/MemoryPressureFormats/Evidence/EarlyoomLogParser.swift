@@ -85,6 +85,8 @@ public struct EarlyoomLogParser {
         // earlyoom's own standard output: its kill line and its memory line.
         return UTF8Search.contains(bytes, "sending SIGTERM to process ")
             || UTF8Search.contains(bytes, "sending SIGKILL to process ")
+            // The 2019 and 1.1 kill lines: `killing process N "x" with signal 15`, `Killing process 'x' with signal 15`.
+            || (UTF8Search.contains(bytes, "illing process ") && UTF8Search.contains(bytes, " with signal "))
             || UTF8Search.contains(bytes, "mem avail:") && UTF8Search.contains(bytes, "swap free:")
             || UTF8Search.contains(bytes, "low memory! at or below SIG")
     }
@@ -256,7 +258,8 @@ public struct EarlyoomLogParser {
     /// The messages earlyoom starts its lines with, to find one behind a prefix.
     static let messageStarts = [
         "mem avail:", "mem total:", "sending SIG", "low memory!", "Low Memory!", "killing process ",
-        "Killing process ", "process ", "kill failed", "escalating",
+        "Killing process ", "process ", "kill failed", "escalating", "pid ", "Preferring to kill",
+        "Will avoid killing", "selecting victim", "earlyoom v",
     ]
 
     /// `SIGTERM` for 15, `SIGKILL` for 9, else `signal N`.

@@ -31,6 +31,11 @@ public struct KernelOOMReportParser {
     /// A task row that ended before its last column, with its line and what was missing: the rest
     /// may be on the next line.
     private var pendingRow: (text: String, line: Int, problem: String)?
+    /// Totals read while no report was open (a report whose opening line was cut), and the line of
+    /// the last of them: a report that opens within ``preambleLines`` lines takes them.
+    private var preamble: (report: KernelOOMReport, line: Int)?
+    /// How far before a report's first line its totals may stand: 100 lines.
+    static let preambleLines = 100
     /// A table header cut short (its first part, its line, how many lines it spans so far).
     private var heldHeader: (text: String, line: Int, parts: Int)?
     /// Whether the input is quoted-printable (a mail archive's `=3D`), and a line that ran on.
@@ -119,6 +124,7 @@ public struct KernelOOMReportParser {
             ?? (message.hasSuffix(" invoked oom-killer:") ? message.firstRange(of: " invoked oom-killer:") : nil)
         {
             let closed = close()
+            preamble = nil
             var report = KernelOOMReport(firstLine: lineNumber)
             report.invokingTask = Self.invokingTask(
                 name: message[..<range.lowerBound], rest: message[range.upperBound...])
@@ -180,7 +186,16 @@ public struct KernelOOMReportParser {
             return nil
         }
         guard current != nil else {
-            skippedLines += 1
+            // A memory cgroup's usage and limit (or Mem-Info's totals) printed before a report
+            // whose opening line a poster cut: kept for a report that starts at its table.
+            current = preamble?.report ?? KernelOOMReport(firstLine: lineNumber)
+            if readTotals(message) {
+                current!.lastLine = lineNumber
+                preamble = (current!, lineNumber)
+            } else {
+                skippedLines += 1
+            }
+            current = nil
             return nil
         }
         if readTotals(message) {
@@ -247,7 +262,13 @@ public struct KernelOOMReportParser {
     }
 
     private mutating func openIfNeeded(at lineNumber: Int) {
-        if current == nil { current = KernelOOMReport(firstLine: lineNumber) }
+        guard current == nil else { return }
+        if let kept = preamble, lineNumber - kept.line <= Self.preambleLines {
+            current = kept.report
+        } else {
+            current = KernelOOMReport(firstLine: lineNumber)
+        }
+        preamble = nil
     }
 
     // MARK: - Lines
