@@ -180,7 +180,12 @@ public struct AndroidKillLogParser {
             merged.uid = merged.uid ?? kill.uid
             merged.adj = merged.adj ?? kill.adj
             merged.freedKiB = merged.freedKiB ?? kill.freedKiB
-            merged.reason = merged.reason ?? kill.reason
+            // lmkd's own words win over killinfo's reason code.
+            if merged.reason == nil || merged.reason!.hasPrefix("kill_reason "), let reason = kill.reason,
+                !reason.hasPrefix("kill_reason ")
+            {
+                merged.reason = reason
+            }
             log.kills[index] = merged
             return
         }
