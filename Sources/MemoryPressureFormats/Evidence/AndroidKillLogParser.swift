@@ -101,7 +101,20 @@ public struct AndroidKillLogParser {
 
     // MARK: - One line
 
+    /// What a line this parser reads holds: one of these (a superset: the line is then read in full).
+    static let markers = ByteMarkers([
+        "ill", "Reclaim", "am_low_memory", "am_proc_died", "#", "has died", "signal 9", "lowmemorykiller", "lmkd",
+        "to free", "below limit", "Free memory",
+    ])
+
     private mutating func read(_ raw: Substring, lineNumber: Int) {
+        // A line that can say nothing of a kill is passed over by its bytes alone (it ends a
+        // multi-line kill or a `-v long` header's message).
+        guard Self.markers.matches(raw) || longHeader != nil else {
+            pending = nil
+            log.otherLines += 1
+            return
+        }
         let (text, dmesgSeconds) = Self.stripped(raw)
         let (time, seconds) = Self.logcatTime(text) ?? (nil, dmesgSeconds)
         if let header = Self.longHeader(text) {

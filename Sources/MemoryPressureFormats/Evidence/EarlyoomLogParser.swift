@@ -115,7 +115,14 @@ public struct EarlyoomLogParser {
     ///
     /// - Throws: `InputError` for a malformed process-list line or a limit passed.
     /// - Complexity: O(length of the line)
+    /// What a line of earlyoom's holds: one of these (a superset: the line is then read in full).
+    static let markers = ByteMarkers([
+        "earlyoom", "mem ", "pid ", "sending SIG", "illing process", "ow memory", "ow Memory", "Preferring",
+        "Will avoid", "selecting victim", "kill failed", "escalating", "process ",
+    ])
+
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> EarlyoomKill? {
+        guard Self.markers.matches(line) else { return nil }
         var message = line.hasSuffix("\r") ? line.dropLast() : line
         // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
         if message.utf8.contains(0xC2), message.contains("\u{A0}") {
@@ -381,6 +388,7 @@ extension EarlyoomKill {
         victim.oomScoreAdj = oomScoreAdj
         victim.freed = residentMiB > 0 ? Bytes(min(residentMiB, Bytes.maximum.value >> 20) << 20) : nil
         victim.reason = trigger
+        victim.line = line
         var evidence = ReportEvidence(
             format: .earlyoom, source: source, location: "line \(line)",
             summary: "\(signal) to \(name)[\(pid)], \(scoreName) \(badness)"
@@ -393,6 +401,8 @@ extension EarlyoomKill {
                 + "(the kernel's oom_score, ±300 for --prefer/--avoid), ties to the larger VmRSS; it chose "
                 + "\(name)[\(pid)] at \(scoreName) \(badness)" + (trigger.map { " after '\($0)'" } ?? ""))
         evidence.excluded = excluded
+        evidence.machineMemory = memoryTotalMiB.map { _ in memory }
+        evidence.machineSwap = swapTotalMiB.map { _ in swap }
         var missing: [String] = []
         if candidates.isEmpty { missing.append("the process list (earlyoom prints it with -d only): nothing to rank") }
         if memoryTotalMiB == nil { missing.append("mem total (the log's start is cut off)") }

@@ -54,6 +54,14 @@ public struct EvidenceLogReader {
         }
     }
 
+    /// The reports closed so far, handed over and forgotten (memory stays bounded on a long log).
+    ///
+    /// - Complexity: O(reports)
+    public mutating func takeReports() -> [ReportEvidence] {
+        defer { reports = [] }
+        return reports
+    }
+
     /// Every report read, with what was still open at the end.
     ///
     /// - Complexity: O(reports)

@@ -107,7 +107,14 @@ extension KernelOOMReport {
             let app = pids[id] != nil ? id : apps.first { pids[$0.id] == victim.pid }?.id
             // A kill line cut after its pid (a wrapped mail) gives no name: the table's row does.
             let name = victim.name.isEmpty ? (victimTask?.name ?? "pid \(victim.pid)") : victim.name
-            killed.append(ReportEvidence.KilledProcess(pid: victim.pid, name: name, app: app))
+            var process = ReportEvidence.KilledProcess(pid: victim.pid, name: name, app: app)
+            process.line = victim.line > 0 ? victim.line : nil
+            let kib = (victim.anonymousKiB ?? 0) + (victim.fileKiB ?? 0) + (victim.sharedMemoryKiB ?? 0)
+            process.freed =
+                victim.anonymousKiB != nil
+                ? Bytes(min(kib, Bytes.maximum.value >> 10) << 10)
+                : victimTask.map { Bytes(clampedBytes($0.residentPages, pageSize)) }
+            killed.append(process)
             if let chosen = victim.chosenPID, chosen != victim.pid {
                 notes.append(
                     "the kernel chose pid \(chosen) and killed its child \(victim.pid) instead "
@@ -132,6 +139,8 @@ extension KernelOOMReport {
         evidence.notes = notes
         evidence.killerScores = scores
         evidence.killerScoreName = "oom_badness points"
+        evidence.machineMemory = pagesRAM.map { Bytes(clampedBytes($0, pageSize)) } ?? (global ? nil : cgroupLimit)
+        evidence.machineSwap = totalSwap
         let clamps = isBefore59 == true
         evidence.figureNames = ["rss", "swapEntries", "pageTableBytes", "oomScoreAdj", "badnessPoints", "oomScore"]
         for task in tasks {

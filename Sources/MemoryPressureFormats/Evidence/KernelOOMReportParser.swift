@@ -78,6 +78,14 @@ public struct KernelOOMReportParser {
     /// - Throws: `InputError` for a malformed task row or a limit passed.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
+        // Outside a report, a line that can neither open one nor state totals for one is passed
+        // over by its bytes alone: most lines of a long log.
+        if current == nil, pendingRow == nil, heldHeader == nil, softBroken == nil, !quotedPrintable,
+            !Self.openers.matches(line)
+        {
+            skippedLines += 1
+            return nil
+        }
         // A mail archive's quoted-printable text: `=3D` for `=`, and a line ending in `=` runs on.
         var line = line
         // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
@@ -245,6 +253,13 @@ public struct KernelOOMReportParser {
         inMemoryInfo = false
         return closed
     }
+
+    /// What a line that opens a report, or states totals before one, holds: one of these (a
+    /// superset: the line is then read in full).
+    static let openers = ByteMarkers([
+        "oom", "pid", "ill process", "memory", "swap", "pages", "Mem-Info", "CPU: ", "Pid: ", "=3D", "Task in ",
+        "Tasks state",
+    ])
 
     /// The task-table columns of every kernel generation (mm/oom_kill.c, `dump_tasks()`).
     static let knownColumns: Set<String> = [

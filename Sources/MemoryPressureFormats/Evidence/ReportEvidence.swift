@@ -72,6 +72,11 @@ public struct ReportEvidence: Sendable {
     public var killerScores: [AppID: Int64]
     /// The name of ``killerScores``' unit ("oom_badness points").
     public var killerScoreName: String
+    /// The memory the report states (a kernel's `pages RAM`, or a memory cgroup's limit;
+    /// earlyoom's `mem total`), where it states one.
+    public var machineMemory: Bytes? = nil
+    /// The swap the report states (`Total swap`, earlyoom's swap total), where it states one.
+    public var machineSwap: Bytes? = nil
     /// The names of the figures the killer weighed for each process (``figures``), in order:
     /// for a kernel report `rss`, `swapEntries` (pages), `pageTableBytes`, `oomScoreAdj`,
     /// `badnessPoints` (pages) and `oomScore` (the points' share of totalpages as

@@ -80,6 +80,31 @@ struct KillOrderCommand: ParsableCommand {
     @Flag(help: "Also show the packed key (band, order value, tie-breaker) that ordered each row.")
     var explain = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "The whole log's kill history instead of one ranking per report: a line per kill (time, killer, victim, "
+                + "pid, memory, reason, the killer's own policy's verdict), the kills per process, the log's first "
+                + "and last times and the memory the reports state. Every report kind of the log at once; - reads "
+                + "standard input (journalctl -k | mempressure kill-order --history -)."))
+    var history = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --history: only the kills of processes whose name contains this text.", valueName: "text"))
+    var name: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --history: only the kills at or after this time, written as the log writes its times: "
+                + "'Jun 20 12:47:00' (syslog), '2026-09-10T21:54:23' (ISO 8601), '10-24 14:24:06' (logcat) or "
+                + "'[15180285.6]' (dmesg's seconds since boot).", valueName: "time"))
+    var since: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --history: only the kills at or before this time (the forms of --since).", valueName: "time"))
+    var until: String?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         if live && snapshot != nil { throw ValidationError("give a snapshot or --live, not both") }
@@ -90,6 +115,17 @@ struct KillOrderCommand: ParsableCommand {
         if live && policies != nil {
             throw ValidationError(
                 "--policies ranks a real report's victims under other policies, not --live: use --policy")
+        }
+        if !history && (name != nil || since != nil || until != nil) {
+            throw ValidationError("--name, --since and --until filter --history")
+        }
+        if history && live { throw ValidationError("--history reads a log, not --live") }
+        for (option, text) in [("--since", since), ("--until", until)] {
+            if let text, Self.logTime(text) == nil {
+                throw ValidationError(
+                    "\(option): expected a time as a log writes it ('Jun 20 12:47:00', '2026-09-10T21:54:23', "
+                        + "'10-24 14:24:06' or '[15180285.6]'), got '\(text)'")
+            }
         }
         if let policies {
             for name in Self.policyNames(policies) where !Policy.shippedNames.contains(name) && name != "all" {
@@ -111,6 +147,10 @@ struct KillOrderCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             var file: InputFile.Rereadable?
+            if history, let path = snapshot {
+                try runHistory(try InputFile.openRereadable(path), name: InputFile.displayName(path))
+                return
+            }
             if !live, let path = snapshot {
                 let input = try InputFile.openRereadable(path)
                 if let format = Self.evidenceFormat(of: input, declared: inputFormat) {
@@ -150,6 +190,49 @@ struct KillOrderCommand: ParsableCommand {
             case .json, .jsonl: try StandardOutput.write(report.json)
             case .csv: try StandardOutput.write(report.csv)
             }
+        }
+    }
+
+    // MARK: - Kill history
+
+    /// A `--since`/`--until` time: as a log line would start with it (a dmesg time may be a bare number).
+    static func logTime(_ text: String) -> LogTime? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let time = LogTime.parse(trimmed) ?? LogTime.parse(trimmed + ":00") { return time }
+        if let seconds = Double(trimmed) { return LogTime(text: trimmed, kind: .uptime, key: seconds) }
+        return nil
+    }
+
+    /// `kill-order --history FILE`: every kill of the log, of every kind, in one view.
+    func runHistory(_ file: InputFile.Rereadable, name source: String) throws {
+        var reader = KillHistoryReader(source: source)
+        try Self.forEachLine(file, name: source) { line, number throws(InputError) in
+            try reader.consume(line, lineNumber: number)
+        }
+        var result = reader.finish()
+        let since = since.flatMap(Self.logTime), until = until.flatMap(Self.logTime)
+        var untimed = 0
+        if let name { result = result.filter { $0.victim.contains(name) } }
+        if since != nil || until != nil {
+            result = result.filter { entry in
+                guard let time = entry.time, time.kind == (since ?? until)!.kind else {
+                    untimed += 1
+                    return false
+                }
+                return time.key >= (since?.key ?? -.infinity) && time.key <= (until?.key ?? .infinity)
+            }
+        }
+        if untimed > 0 {
+            StandardError.write(
+                "mempressure: note: \(untimed) kill(s) left out by --since/--until: their lines carry no time of the "
+                    + "form given\n")
+        }
+        let report = KillHistoryReport(history: result, source: source)
+        switch format {
+        case .table: try StandardOutput.write(report.table)
+        case .json: try StandardOutput.write(report.document)
+        case .jsonl: try StandardOutput.write(report.jsonLines)
+        case .csv: try StandardOutput.write(report.csv)
         }
     }
 
