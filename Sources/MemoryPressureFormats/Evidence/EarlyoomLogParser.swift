@@ -111,16 +111,16 @@ public struct EarlyoomLogParser {
         return kills
     }
 
-    /// Reads line `lineNumber` (1-based) and returns the kill it states, if any.
-    ///
-    /// - Throws: `InputError` for a malformed process-list line or a limit passed.
-    /// - Complexity: O(length of the line)
     /// What a line of earlyoom's holds: one of these (a superset: the line is then read in full).
     static let markers = ByteMarkers([
         "earlyoom", "mem ", "pid ", "sending SIG", "illing process", "ow memory", "ow Memory", "Preferring",
         "Will avoid", "selecting victim", "kill failed", "escalating", "process ",
     ])
 
+    /// Reads line `lineNumber` (1-based) and returns the kill it states, if any.
+    ///
+    /// - Throws: `InputError` for a malformed process-list line or a limit passed.
+    /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> EarlyoomKill? {
         guard Self.markers.matches(line) else { return nil }
         var message = line.hasSuffix("\r") ? line.dropLast() : line
