@@ -318,6 +318,19 @@ struct UsageLogRealFilesTests {
                 #expect(log.notes[0].hasPrefix("polled about every 1"), "\(name): \(log.notes)")
             }
         }
+        // The held-out logs, if fetched: a French export with day-first dates and two more polled users.
+        let heldOut: [(String, UsageLogFormat, String)] = [
+            ("held-out/user3-AUM_V4_Activity_2019-12-10_14-47-33.csv", .appUsage(dateOrder: nil), "dates read day first"),
+            ("held-out/user_t_data.csv", .polledSamples, "polled about every 1"),
+            ("held-out/user_z_data.csv", .polledSamples, "polled about every 1"),
+        ]
+        for (name, format, note) in heldOut where FileManager.default.fileExists(atPath: "\(root)/\(name)") {
+            let text = try String(contentsOfFile: "\(root)/\(name)", encoding: .utf8)
+            let log = try UsageLogImport.read(ByteLineReader(.bytes(Array(text.utf8)), file: name), sampling: .day)
+            #expect(log.format == format, "\(name)")
+            #expect(log.notes.first?.hasPrefix(note) == true, "\(name): \(log.notes)")
+            #expect(log.samples.count > 20, "\(name)")
+        }
         let b = try UsageLogImport.read(
             ByteLineReader(.bytes(Array(try String(contentsOfFile: "\(root)/next-app-prediction/user_b_data.csv", encoding: .utf8).utf8)), file: "b"),
             sampling: .day)
