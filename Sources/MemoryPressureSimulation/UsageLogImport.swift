@@ -180,7 +180,8 @@ public enum UsageLogImport {
                 let day = sampling == .day ? (dayNumber($0.element.localTime), dayNumber($1.element.localTime)) : (0, 0)
                 if sessionOrder {
                     // The session that started first, then its open before its close.
-                    let session = newestFirst ? (-$0.element.line, -$1.element.line) : ($0.element.line, $1.element.line)
+                    let session =
+                        newestFirst ? (-$0.element.line, -$1.element.line) : ($0.element.line, $1.element.line)
                     let close = ($0.element.event == .closed ? 1 : 0, $1.element.event == .closed ? 1 : 0)
                     return (day.0, $0.element.time, session.0, close.0) < (day.1, $1.element.time, session.1, close.1)
                 }

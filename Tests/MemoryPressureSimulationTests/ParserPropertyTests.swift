@@ -113,7 +113,8 @@ struct ParserPropertyTests {
             count: 500, input: Gen.int(in: 0...10_000), interestingByte.array(of: 0...12), Gen.int(in: 0...6),
             Gen.int(in: 0...1)
         ) { position, insertion, deleted, which in
-            let edited = mutate(which == 0 ? polledSeed : appUsageSeed, at: position, inserting: insertion, deleting: deleted)
+            let edited = mutate(
+                which == 0 ? polledSeed : appUsageSeed, at: position, inserting: insertion, deleting: deleted)
             do {
                 let lines = { ByteLineReader(.bytes(Array(edited.utf8)), file: "log.csv", byteOrderMarks: 2) }
                 let log = try UsageLogImport.read(lines(), sampling: .day)

@@ -37,7 +37,9 @@ struct UsageLogRealLayoutTests {
         #expect(UsageLogFormat.detect(firstLine: "\0\0\u{0}2023-12-23 16:01:14.415000,com.x") == .polledSamples)
         #expect(UsageLogFormat.detect(firstLine: "1700000000000,com.whatsapp") == .polledSamples)
         #expect(UsageLogFormat.detect(firstLine: "timestamp,package") == .polledSamples)
-        #expect(UsageLogFormat.detect(firstLine: "\"App name\",\"Date\",\"Time\",\"Duration\"") == .appUsage(dateOrder: nil))
+        #expect(
+            UsageLogFormat.detect(firstLine: "\"App name\",\"Date\",\"Time\",\"Duration\"") == .appUsage(dateOrder: nil)
+        )
         #expect(UsageLogFormat.detect(firstLine: "Nom,Date,Heure,Durée") == .appUsage(dateOrder: nil))
         #expect(UsageLogFormat.detect(firstLine: "user,session,timestamp,app,event") == .events)
         #expect(UsageLogFormat.detect(firstLine: "package,timestamp,event_type") == .events)
@@ -84,7 +86,8 @@ struct UsageLogRealLayoutTests {
         #expect(listed.map(\.label) == log.samples.map(\.label))
     }
 
-    @Test("polled samples: NUL bytes removed and counted, a header accepted, bad lines counted, too few rows to estimate")
+    @Test(
+        "polled samples: NUL bytes removed and counted, a header accepted, bad lines counted, too few rows to estimate")
     func polledGlitches() throws {
         let text =
             "timestamp,package\n\0\0\02024-01-01 10:00:00.000000,com.whatsapp\nnot a row\n"
@@ -180,8 +183,12 @@ struct UsageLogRealLayoutTests {
                 "28800 open Google", "28830 home", "28830 open Instagram", "28950 home",
             ])
         #expect(
-            Self.actions(log.samples[1].trace) == ["36000 open WhatsApp", "36060 home", "36300 open WhatsApp", "36340 home"])
-        #expect(Self.counts(log).contains("2 the export's own notes (rows with no date, time or duration, such as \"Activity history, …\")"))
+            Self.actions(log.samples[1].trace) == [
+                "36000 open WhatsApp", "36060 home", "36300 open WhatsApp", "36340 home",
+            ])
+        #expect(
+            Self.counts(log).contains(
+                "2 the export's own notes (rows with no date, time or duration, such as \"Activity history, …\")"))
         // Forced day first, the same rows are on 1 February and 1 March.
         let forced = try Self.read(text, file: "dataset.csv", format: .appUsage(dateOrder: .dayFirst))
         #expect(forced.samples.map(\.label) == ["dataset.csv 2019-02-01", "dataset.csv 2019-03-01"])
@@ -287,7 +294,9 @@ extension AppRole {
 @Suite("usage logs: the real logs, when fetched")
 struct UsageLogRealFilesTests {
     static let directory: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["MEMPRESSURE_REAL_USAGE"], PackagePaths.path("real-usage")]
+        let candidates = [
+            ProcessInfo.processInfo.environment["MEMPRESSURE_REAL_USAGE"], PackagePaths.path("real-usage"),
+        ]
         return candidates.compactMap { $0 }.first {
             FileManager.default.fileExists(atPath: "\($0)/next-app-prediction/user_b_data.csv")
         }
@@ -320,7 +329,10 @@ struct UsageLogRealFilesTests {
         }
         // The held-out logs, if fetched: a French export with day-first dates and two more polled users.
         let heldOut: [(String, UsageLogFormat, String)] = [
-            ("held-out/user3-AUM_V4_Activity_2019-12-10_14-47-33.csv", .appUsage(dateOrder: nil), "dates read day first"),
+            (
+                "held-out/user3-AUM_V4_Activity_2019-12-10_14-47-33.csv", .appUsage(dateOrder: nil),
+                "dates read day first"
+            ),
             ("held-out/user_t_data.csv", .polledSamples, "polled about every 1"),
             ("held-out/user_z_data.csv", .polledSamples, "polled about every 1"),
         ]
@@ -332,11 +344,19 @@ struct UsageLogRealFilesTests {
             #expect(log.samples.count > 20, "\(name)")
         }
         let b = try UsageLogImport.read(
-            ByteLineReader(.bytes(Array(try String(contentsOfFile: "\(root)/next-app-prediction/user_b_data.csv", encoding: .utf8).utf8)), file: "b"),
+            ByteLineReader(
+                .bytes(
+                    Array(
+                        try String(contentsOfFile: "\(root)/next-app-prediction/user_b_data.csv", encoding: .utf8).utf8)
+                ), file: "b"),
             sampling: .day)
         #expect(b.rowCounts.map(\.count) == [1907, 21])
         let s = try UsageLogImport.read(
-            ByteLineReader(.bytes(Array(try String(contentsOfFile: "\(root)/next-app-prediction/user_s_data.csv", encoding: .utf8).utf8)), file: "s"),
+            ByteLineReader(
+                .bytes(
+                    Array(
+                        try String(contentsOfFile: "\(root)/next-app-prediction/user_s_data.csv", encoding: .utf8).utf8)
+                ), file: "s"),
             sampling: .day)
         #expect(s.rowCounts.contains { $0.what == "rows with NUL bytes (a write cut short)" && $0.count == 1 })
     }

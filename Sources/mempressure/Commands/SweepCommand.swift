@@ -306,7 +306,8 @@ struct SweepCommand: AsyncParsableCommand {
         for file in files {
             var samples: [(user: String, label: String)] = []
             let lines = try UsageLogFile.lines(file)
-            try malformed { () throws(InputError) in samples = try UsageLogImport.samples(lines, sampling: sample, format: logFormat)
+            try malformed { () throws(InputError) in
+                samples = try UsageLogImport.samples(lines, sampling: sample, format: logFormat)
             }
             guard !samples.isEmpty else {
                 throw CLIError.malformed(

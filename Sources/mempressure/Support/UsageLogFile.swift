@@ -43,7 +43,8 @@ enum UsageLogFile {
         }
         if log.format != .events {
             StandardError.write(
-                "mempressure: \(file): read as \(layout) (\(forced ? "--usage-log-format" : "detected from its first line"))\n")
+                "mempressure: \(file): read as \(layout) (\(forced ? "--usage-log-format" : "detected from its first line"))\n"
+            )
         }
         reportSkipped(log.skippedEvents, file: file)
         for count in log.rowCounts {
@@ -61,7 +62,9 @@ enum UsageLogFile {
         }
         if !log.unmappedApps.isEmpty {
             let rows = log.unmappedApps.reduce(0) { $0 + $1.rows }
-            let shown = log.unmappedApps.prefix(10).map { "\($0.name.escapingControlCharacters().quotedExcerpt()) (\($0.rows))" }
+            let shown = log.unmappedApps.prefix(10).map {
+                "\($0.name.escapingControlCharacters().quotedExcerpt()) (\($0.rows))"
+            }
             StandardError.write(
                 "mempressure: \(file): \(log.unmappedApps.count) of \(log.distinctApps) app names (\(rows) rows) have no "
                     + "kind in the app-kind table, so they are sized from the workload's footprint distribution; "
