@@ -19,8 +19,8 @@ import MemoryPressure
 /// ``pollWindow`` successive rows, divided by that number, is about one poll. A switch to an app
 /// and away again within one poll may not be seen.
 ///
-/// Memory: one line, plus 16 bytes and the package name's index per kept row (to find repeats
-/// and estimate the poll).
+/// Memory: one line, plus per kept row its time and its package name (to find repeats) and its
+/// time again (to estimate the poll).
 struct PolledSampleReader {
     let lines: ByteLineReader
     let user: String

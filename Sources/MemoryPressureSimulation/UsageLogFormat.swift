@@ -56,6 +56,8 @@ public enum UsageLogFormat: Sendable, Hashable, CustomStringConvertible {
         "timestamp", "time", "t", "time_stamp", "event_time", "timestamp_ms", "time_ms", "ms", "timestamp(ms)",
         "time_stamp_ms",
     ]
+    /// The user-column names of the event layouts.
+    static let userColumnNames = ["user", "user_id", "userid", "uid", "participant", "participant_id", "device_id"]
     /// The app-column names of the event layouts.
     static let appColumnNames = ["app", "app_name", "package", "package_name", "packagename", "application"]
 
@@ -63,7 +65,8 @@ public enum UsageLogFormat: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - two comma-separated fields, the first a time (a date and time, or a number) and the
     ///   second not, or a header of a time and an app column only: ``polledSamples``;
-    /// - four fields, none of them an event column's name (`event`, `type`, …): ``appUsage(dateOrder:)``,
+    /// - four fields, none of them the name of a column of the event layouts but `time` (`event`,
+    ///   `type`, `user`, `app`, `package`, `timestamp`, …): ``appUsage(dateOrder:)``,
     ///   whatever the language of the header (the App Usage app writes `App name, Date, Time,
     ///   Duration`), and a first row that is already a session is read as one;
     /// - anything else (a tab, a header with an event column): ``events``.
@@ -83,7 +86,10 @@ public enum UsageLogFormat: Sendable, Hashable, CustomStringConvertible {
             }
             if timeColumnNames.contains(fields[0]) && appColumnNames.contains(fields[1]) { return .polledSamples }
         }
-        if fields.count == 4 { return .appUsage(dateOrder: nil) }
+        // Four fields, unless they name the columns of an event log that lacks its event column
+        // (whose reader then says so).
+        let eventLogNames = userColumnNames + appColumnNames + timeColumnNames.filter { $0 != "time" && $0 != "t" }
+        if fields.count == 4 && !fields.contains(where: eventLogNames.contains) { return .appUsage(dateOrder: nil) }
         return .events
     }
 

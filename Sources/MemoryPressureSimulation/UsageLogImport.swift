@@ -2,8 +2,10 @@ import MemoryPressure
 import MemoryPressureFormats
 
 /// Imports real app-usage logs — the common form `user, session, timestamp, app, event`, LSApp's
-/// TSV and Android UsageStatsManager exports (docs/usage-logs.md; CSV or TSV with a header row) —
-/// mapping each user's day (or each user's whole log) to a trace.
+/// TSV and Android UsageStatsManager exports (CSV or TSV with a header row), polled foreground
+/// samples and Android "App Usage" exports (docs/usage-logs.md; ``UsageLogFormat``) — mapping
+/// each user's day (or each user's whole log) to a trace, each app name to a role of the
+/// workload's ``Workload/appKinds``.
 public enum UsageLogImport {
     /// One sample of a log: a user's day, or a user's whole log, ready to replay.
     public struct UserTrace: Sendable {

@@ -43,6 +43,8 @@ struct UsageLogRealLayoutTests {
         #expect(UsageLogFormat.detect(firstLine: "Nom,Date,Heure,Durée") == .appUsage(dateOrder: nil))
         #expect(UsageLogFormat.detect(firstLine: "user,session,timestamp,app,event") == .events)
         #expect(UsageLogFormat.detect(firstLine: "package,timestamp,event_type") == .events)
+        // An event log's header that lacks its event column stays an event log, whose reader says so.
+        #expect(UsageLogFormat.detect(firstLine: "user,session,timestamp,app") == .events)
         #expect(UsageLogFormat.detect(firstLine: "user_id\tsession_id\ttimestamp\tapp_name\tevent_type") == .events)
         for name in UsageLogFormat.names { #expect(UsageLogFormat(name: name)?.description == name) }
     }
