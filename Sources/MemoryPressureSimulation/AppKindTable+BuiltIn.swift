@@ -25,6 +25,11 @@
 // `browser`; the phone's dialer and in-call screen are `voip` (a call); work chat and mail filed
 // under Business or Productivity (Slack, Outlook) are `messaging`.
 //
+// The categories were written from the store's listings as they stood in 2024; they could not be
+// re-fetched on the machine that wrote this table (it has no network), so an entry's category is
+// worth checking at the address above before a figure leans on it. For the apps of the viz-habits
+// exports, its data/categories.json (below) is a second, dated source.
+//
 // An app that is not on Google Play (a phone maker's own app, a modified app) is given the kind of
 // the Play app it stands in for, and the comment says which. The categories of 2019 for the
 // display names of the App Usage exports are also listed, in French, in the viz-habits project's
