@@ -11,14 +11,15 @@
 //   Social ................................... social
 //   News & Magazines ......................... news
 //   Video Players & Editors, Entertainment,
-//   Photography .............................. media
+//   Photography, Comics ...................... media
 //   Music & Audio ............................ music
 //   Maps & Navigation, Travel & Local ........ navigation
 //   any game category (Action, Casual, Board,
 //   Puzzle, Arcade, Strategy, …) ............. game
 //   Tools, Productivity, Business, Finance,
 //   Shopping, Education, Health & Fitness,
-//   Weather, Food & Drink, Lifestyle ......... utility
+//   Weather, Food & Drink, Lifestyle,
+//   Books & Reference ........................ utility
 //
 // with three exceptions by what the app does, since Play files them under Communication or
 // Tools: web browsers (Chrome, Firefox, Samsung Internet, Opera) and the Google search app are
