@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs format format-check
+.PHONY: deps run test check test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs format format-check
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -16,6 +16,11 @@ run: deps
 # processes holding hundreds of MiB), which `make test-machine` runs.
 test: deps
 	swift test
+
+# The fast local loop for a change to ordinary library code (minutes, incremental): the tree's
+# formatting, every public declaration documented, then the test suite. docs/ci.md says what a
+# change to concurrency, a parser, the build or CI needs besides.
+check: format-check docs-check test
 
 # The machine-dependent tests alone (they are skipped by `make test`).
 test-machine: deps

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 //
 // MemoryPressure: a memory-pressure and purge policy engine.
+// Licensed under the Apache License, Version 2.0 (LICENSE, NOTICE); SPDX-License-Identifier: Apache-2.0
 // Module roles and the data flow between them are described in README.md ("Architecture").
 
 import PackageDescription

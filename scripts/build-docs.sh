@@ -12,20 +12,24 @@ if [ ${#targets[@]} -eq 0 ]; then
     targets=(IndexedHeapModule MemoryPressure MemoryPressureFormats MemoryPressureSimulation
         MemoryPressureJemalloc MemoryPressureLinux MemoryPressureMetrics MemoryPressureMetricsServer)
 fi
+# One plugin run for every target: the package is planned and built once, not once a target.
+log="$(mktemp)"
+arguments=()
+for target in "${targets[@]}"; do arguments+=(--target "$target"); done
 failed=0
-for target in "${targets[@]}"; do
-    log="$(mktemp)"
-    if ! swift package --disable-sandbox generate-documentation --target "$target" >"$log" 2>&1; then
-        echo "docs: $target: the DocC build failed:"
-        grep -E "error|warning" "$log" | head -40
-        failed=1
-    elif grep -q "doesn't exist at" "$log"; then
-        echo "docs: $target: symbol links that do not resolve:"
-        grep -A6 "doesn't exist at" "$log" | head -60
-        failed=1
-    else
-        echo "docs: $target: built ($(grep -c "warning:" "$log") other DocC warnings)"
-    fi
-    rm -f "$log"
-done
+if ! swift package --disable-sandbox generate-documentation "${arguments[@]}" >"$log" 2>&1; then
+    echo "docs: the DocC build failed:"
+    grep -E "error|warning" "$log" | head -40
+    failed=1
+elif grep -q "doesn't exist at" "$log"; then
+    echo "docs: symbol links that do not resolve:"
+    grep -A6 "doesn't exist at" "$log" | head -60
+    failed=1
+else
+    for target in "${targets[@]}"; do
+        grep -q "Finished building documentation for '$target'" "$log" || { echo "docs: $target: no archive built"; failed=1; }
+    done
+    [ $failed -eq 0 ] && echo "docs: ${targets[*]}: built ($(grep -c "warning:" "$log") other DocC warnings)"
+fi
+rm -f "$log"
 exit $failed

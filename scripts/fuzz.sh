@@ -3,7 +3,7 @@
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 # TARGET is policy, snapshot, trace, workload, usage-log, sweep (sweep files, --param, --shard
 # and merge's parts; the first byte of an input picks which) or report (kernel OOM reports,
-# earlyoom logs and JetsamEvent reports, read, rebuilt, ranked and rendered). The seed corpus comes from the
+# earlyoom logs, Android kill logs and JetsamEvent reports, read, rebuilt, ranked and rendered). The seed corpus comes from the
 # project's own files (policies/, Examples/, Fuzz/Seeds/); the corpus grows in
 # Fuzz/.build/corpus/TARGET between runs. A crash, a leak, a timeout (a hang) or running out of
 # memory stops the run with a non-zero exit and leaves the input in Fuzz/findings/: make it a
@@ -22,7 +22,8 @@ case "$target" in
     workload) product=FuzzWorkload; seeds=() ;;
     usage-log) product=FuzzUsageLog; seeds=(Examples/usage/* Examples/android/*) ;;
     sweep) product=FuzzSweep; seeds=() ;;
-    report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log Examples/reports/*.ips Examples/reports/*.txt) ;;
+    report) product=FuzzReport; seeds=(evidence/linux-oom/0[1-4]*.log evidence/earlyoom/*.log Examples/reports/*.ips Examples/reports/*.txt
+        evidence/public/linux/00[1-9]*.log evidence/public/android/*.log evidence/public/earlyoom/*.log evidence/public/jetsam/*.ips) ;;
     *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;
 esac
 

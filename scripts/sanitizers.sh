@@ -3,7 +3,10 @@
 # each in its own scratch folder so the package's normal build is left alone:
 #   scripts/sanitizers.sh [address|thread]   (default: both)
 # A sanitizer report fails the run. ProcessStatisticsTests are skipped: they check that malloc
-# is jemalloc's, and a sanitizer's allocator replaces it.
+# is jemalloc's, and a sanitizer's allocator replaces it. The command-line suites
+# (MempressureCLITests: golden files, help and table text, each test a child process of the
+# tool) are skipped too: what they drive is the library code the other suites run in-process, and
+# under a sanitizer each child process cost minutes of CI (docs/ci.md); `make test` runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,12 +24,14 @@ if [ "$which" = address ] || [ "$which" = both ]; then
         -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive
         -Xlinker "--dynamic-list=$cxx.syms")
     swift build "${flags[@]}"
-    ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test "${flags[@]}" --skip ProcessStatisticsTests
+    ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test "${flags[@]}" --skip ProcessStatisticsTests \
+        --skip MempressureCLITests
 fi
 if [ "$which" = thread ] || [ "$which" = both ]; then
     echo "== ThreadSanitizer (debug)"
     runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
     cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.tsan_cxx-x86_64.a | head -n 1)"
     TSAN_OPTIONS=halt_on_error=1 swift test -Xswiftc -sanitize=thread --scratch-path .build-tsan --skip ProcessStatisticsTests \
+        --skip MempressureCLITests \
         -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms"
 fi

@@ -114,20 +114,27 @@ public struct KillOrderReport {
     /// - Complexity: O(size of the report)
     public var table: String {
         var out = evidence?.tableHeading ?? ""
+        if let evidence, evidence.evidence.snapshot == nil {
+            // A log of kills without a process list: its kills, not an empty ranking.
+            return out + evidence.killsTable + evidence.tableFooter
+        }
         out += "policy \(policy): memory \(device.memory.formatted), reserved \(device.reserved.formatted), "
         out += "free \(free.formatted), level \(level.name)\n\n"
         var rows = [
             ["RANK", "APP", "STATE", "BAND", "FOOTPRINT", "NOTICE", "REASON"] + (explain ? ["KEY"] : [])
-                + (evidence == nil ? [] : ["EVIDENCE"])
+                + (evidence?.figureHeaders ?? []) + (evidence == nil ? [] : ["EVIDENCE"])
         ]
         for row in order {
             rows.append(
                 [
                     "\(row.rank)", row.app.rawValue, row.state.rawValue, row.band, row.footprint.formatted,
                     row.notice.rawValue, row.reason,
-                ] + (explain ? [Self.hex(row.key)] : []) + (evidence.map { [$0.tableMark(of: row.app)] } ?? []))
+                ] + (explain ? [Self.hex(row.key)] : []) + (evidence?.figureCells(of: row.app) ?? [])
+                    + (evidence.map { [$0.tableMark(of: row.app)] } ?? []))
         }
-        out += TextTable.render(rows, rightAligned: [0, 4])
+        let figureColumns = evidence?.figureHeaders.count ?? 0
+        let firstFigure = 7 + (explain ? 1 : 0)
+        out += TextTable.render(rows, rightAligned: Set([0, 4]).union(firstFigure..<firstFigure + figureColumns))
         if order.isEmpty { out += "(no app can be killed under this policy)\n" }
         if !protected.isEmpty {
             out += "\nprotected:\n"

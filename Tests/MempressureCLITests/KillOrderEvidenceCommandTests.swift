@@ -107,7 +107,7 @@ struct KillOrderEvidenceCommandTests {
     }
 
     @Test(
-        "A malformed task row exits 65 naming the file, line and column; a file with no report, 65 saying what was expected"
+        "A malformed task row is skipped and named with its line and column; a file with no report, 65 saying what was expected"
     )
     func errors() throws {
         let directory = try scratchDirectory("kill-order-evidence")
@@ -122,10 +122,11 @@ struct KillOrderEvidenceCommandTests {
         words[rss] = "?"
         lines[row] = words.joined(separator: " ")
         try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        // A reader of what a real tool printed is forgiving: the row is skipped and named.
         let malformed = try runMempressure(["kill-order", bad.path])
-        #expect(malformed.status == 65)
-        #expect(malformed.standardError.contains("bad.log:\(row + 1):"))
-        #expect(malformed.standardError.contains("expected a number in column rss"))
+        #expect(malformed.status == 0, "\(malformed.standardError)")
+        #expect(malformed.standardOutput.contains("line \(row + 1): expected a number in column rss"))
+        #expect(!malformed.standardOutput.contains(" medium["))
         let snapshot = try runMempressure([
             "kill-order", "Examples/snapshots/phone.yaml", "--input-format", "linux-oom-report",
         ])
@@ -142,13 +143,13 @@ struct KillOrderEvidenceCommandTests {
     )
     func readmeExample() throws {
         let command = [
-            "kill-order", "evidence/linux-oom/06-page-tables.log", "--limit", "3", "--policies",
+            "kill-order", "evidence/public/linux/002-lkml-mglru-rsync-memcg-6.7.log", "--limit", "3", "--policies",
             "linux-oom,earlyoom,ios4",
         ]
         let result = try runMempressure(command)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("where each policy ranks what the kernel killed:"))
-        let golden = goldenMismatch(result.standardOutput, "kill-order/evidence-06-page-tables-policies.table")
+        let golden = goldenMismatch(result.standardOutput, "kill-order/evidence-public-002-rsync-policies.table")
         #expect(golden == nil, "\(golden ?? "")")
         let readme = try String(contentsOfFile: PackagePaths.path("README.md"), encoding: .utf8)
         #expect(readme.contains("$ mempressure " + command.joined(separator: " ") + "\n" + result.standardOutput))

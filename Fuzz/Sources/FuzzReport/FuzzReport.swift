@@ -2,19 +2,20 @@ import FuzzSupport
 import MemoryPressure
 import MemoryPressureFormats
 
-/// libFuzzer entry point: any bytes are read as a kernel OOM log, an earlyoom log, an iOS
-/// JetsamEvent report and Android's dumpsys meminfo; each either gives reports or an
+/// libFuzzer entry point: any bytes are read as a kernel OOM log, an earlyoom log, an Android kill
+/// log, an iOS JetsamEvent report (JSON, repaired or plain text) and Android's dumpsys meminfo;
+/// each either gives reports or an
 /// ``InputError``. Every report is rebuilt as evidence and ranked by the policy of the system
 /// that wrote it, and the report document is rendered in every form.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
     var evidence: [ReportEvidence] = []
-    if let reports = try? KernelOOMReportParser.reports(in: text, file: "fuzz.log") {
-        evidence += reports.map { $0.evidence(source: "fuzz.log") }
-    }
-    if let kills = try? EarlyoomLogParser.kills(in: text, file: "fuzz.log") {
-        evidence += kills.map { $0.evidence(source: "fuzz.log") }
+    // The line-based formats through the one reader kill-order uses (kernel, earlyoom, Android).
+    for format in [EvidenceFormat.linuxOOMReport, .earlyoom, .androidLog] {
+        if let reports = try? EvidenceLogReader.reports(in: text, format: format, source: "fuzz.log") {
+            evidence += reports
+        }
     }
     if let report = try? JetsamEventReportParser.report(in: text, file: "fuzz.ips") {
         evidence.append(report.evidence(source: "fuzz.ips"))

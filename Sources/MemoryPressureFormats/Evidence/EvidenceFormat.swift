@@ -10,6 +10,9 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
     case jetsamEvent = "jetsam-event"
     /// Android's `dumpsys meminfo` (its processes by oom_adj category): ``AndroidMeminfoReport``.
     case androidMeminfo = "android-meminfo"
+    /// An Android log of kills: logcat, dmesg or a bugreport with lmkd's, the kernel driver's or
+    /// ActivityManager's kill lines: ``AndroidKillLog``.
+    case androidLog = "android-log"
 
     /// The shipped policy that reproduces the system that wrote such a report.
     public var matchingPolicy: String {
@@ -17,7 +20,7 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
         case .linuxOOMReport: "linux-oom"
         case .earlyoom: "earlyoom"
         case .jetsamEvent: "jetsam"
-        case .androidMeminfo: "android-lmkd"
+        case .androidMeminfo, .androidLog: "android-lmkd"
         }
     }
 
@@ -34,6 +37,9 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
                 + "\"memoryStatus\" and \"processes\""
         case .androidMeminfo:
             "no process list found: expected dumpsys meminfo's 'Total RSS by OOM adjustment:' (or PSS) section"
+        case .androidLog:
+            "no Android kill found: expected lmkd's or the kernel's 'lowmemorykiller: Kill(ing) 'NAME' (PID), …', "
+                + "an 'am_kill: [user,pid,name,adj,reason]' or 'killinfo: […]' event, am_low_memory or an LRU list"
         }
     }
 
@@ -44,6 +50,18 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
         case .earlyoom: "earlyoom"
         case .jetsamEvent: "jetsam"
         case .androidMeminfo: "lmkd"
+        case .androidLog: "Android"
+        }
+    }
+
+    /// The lines each format is recognised by, for the message on an input that is none of them.
+    public var marker: String {
+        switch self {
+        case .linuxOOMReport: "'… invoked oom-killer:', 'Out of memory: Kill(ed) process …'"
+        case .earlyoom: "'earlyoom[pid]: sending SIGTERM to process …', 'mem avail: … swap free: …'"
+        case .jetsamEvent: "a JSON header with \"bug_type\":\"298\", or the text form's 'Low Memory' process table"
+        case .androidMeminfo: "'Total RSS by OOM adjustment:'"
+        case .androidLog: "'lowmemorykiller: Kill …', 'am_kill: […]', 'killinfo: […]', am_low_memory, an LRU list"
         }
     }
 
@@ -57,17 +75,14 @@ public enum EvidenceFormat: String, Sendable, Hashable, CaseIterable {
             let bytes = Array(line.utf8)
             if JetsamEventReportParser.startsReport(bytes) { return .jetsamEvent }
             if AndroidMeminfoReport.startsReport(bytes) { return .androidMeminfo }
-            if UTF8Search.contains(bytes, "earlyoom v")
-                || UTF8Search.contains(bytes, "earlyoom: ") && UTF8Search.contains(bytes, "mem avail:")
-            {
-                return .earlyoom
-            }
+            if EarlyoomLogParser.recognises(bytes) { return .earlyoom }
             if UTF8Search.contains(bytes, " invoked oom-killer: ")
                 || UTF8Search.contains(bytes, "Tasks state (memory values in pages)")
                 || UTF8Search.contains(bytes, "Killed process ") || UTF8Search.contains(bytes, "Out of memory: Kill")
             {
                 return .linuxOOMReport
             }
+            if AndroidKillLogParser.recognises(bytes) { return .androidLog }
         }
         return nil
     }

@@ -26,6 +26,18 @@ public struct EvidenceRanking: Sendable {
         let engine = try PressureEngine(snapshot: snapshot, policy: policy)
         self.policy = policy.name
         order = engine.killOrder(limit: Int.max)
+        if let generation = evidence.generationOrder, generation.policy == policy.name {
+            // The killer's own generation ranked by another rule: its order, the policy's rows.
+            var position: [AppID: Int] = [:]
+            for (index, app) in generation.order.enumerated() { position[app] = index }
+            order.sort { (position[$0.app] ?? Int.max, $0.rank) < (position[$1.app] ?? Int.max, $1.rank) }
+            for index in order.indices {
+                order[index].rank = index + 1
+                if let raw = evidence.killerScores[order[index].app], raw <= 0 {
+                    order[index].reason = "oom_badness \(raw) pages, \(generation.rule)"
+                }
+            }
+        }
         protected = engine.protectedApps()
         free = engine.free
         level = engine.levelForFreeMemory

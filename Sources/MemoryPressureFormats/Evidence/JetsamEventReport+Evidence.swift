@@ -23,9 +23,15 @@ extension JetsamEventReport {
     public func evidence(source: String) -> ReportEvidence {
         var missing: [String] = []
         var notes: [String] = []
-        let pageSize = self.pageSize ?? 16_384
+        // The text form of iOS 5–8 ran on 32-bit devices too (4 KiB pages) and says its page size
+        // only from iOS 8; every 64-bit iPhone has 16 KiB.
+        let assumed: Int64 = form == .text ? 4096 : 16_384
+        let pageSize = self.pageSize ?? assumed
         if self.pageSize == nil {
-            missing.append("the page size (no memoryStatus.pageSize): 16 KiB assumed, as on every 64-bit iPhone")
+            missing.append(
+                form == .text
+                    ? "the page size (no 'Page Size' line): 4 KiB assumed, as on the 32-bit devices of that era"
+                    : "the page size (no memoryStatus.pageSize): 16 KiB assumed, as on every 64-bit iPhone")
         }
         func bytes(_ pages: Int64) -> Bytes { Bytes(min(max(pages, 0) &* pageSize, Bytes.maximum.value)) }
         let counted = ["free", "active", "inactive", "speculative", "throttled", "wired"].reduce(Int64(0)) {
@@ -102,6 +108,29 @@ extension JetsamEventReport {
                 ? nil
                 : Snapshot(device: Device(memory: memory, reserved: .zero), apps: apps, unattributed: unattributed),
             pids: pids, killed: killed)
+        if processes.isEmpty {
+            missing.insert(
+                "the process list: the report is cut before it, so there is no kill to show and nothing to rank", at: 0)
+        } else if form == .processEntries {
+            // Entries without the report around them: the kill stands, a ranking does not.
+            evidence.snapshot = nil
+            missing.insert(
+                "the rest of the report (it holds \(processes.count) process entr\(processes.count == 1 ? "y" : "ies") "
+                    + "and no memoryStatus): no ranking is possible", at: 0)
+        } else if elidedLines > 0 || closedBrackets > 0 || partialEntries > 0 {
+            var cuts: [String] = []
+            if elidedLines > 0 { cuts.append("\(elidedLines) line(s) elided with '...'") }
+            if closedBrackets > 0 { cuts.append("cut short (\(closedBrackets) bracket(s) closed by the reader)") }
+            if partialEntries > 0 { cuts.append("\(partialEntries) row(s) or entries that could not be read") }
+            missing.insert(
+                "the whole process list: it is incomplete (\(cuts.joined(separator: "; "))), so the ranking covers "
+                    + "only the processes present", at: 0)
+        }
+        if form == .text {
+            notes.append(
+                "the plain-text report of iOS 5–8: no pids or priorities, so processes are named without a pid and "
+                    + "banded by their (state) marks")
+        }
         evidence.excluded = excluded
         evidence.missing = missing
         evidence.notes = notes

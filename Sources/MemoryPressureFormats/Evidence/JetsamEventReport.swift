@@ -39,7 +39,20 @@ public struct JetsamEventReport: Sendable, Hashable {
         case headerAndBody = "header and body"
         /// One JSON document.
         case singleDocument = "single JSON document"
+        /// The plain-text "Low Memory" report of iOS 5–8 (`Name <UUID> rpages … [reason] (state)`),
+        /// alone or after a JSON header (bug_type 198).
+        case text = "plain text"
+        /// Process entries without the report around them (a lone victim's entry, or a window of
+        /// the `processes` list).
+        case processEntries = "process entries only"
     }
+
+    /// Lines the publisher elided (`...`) inside the report, skipped: the list is incomplete.
+    public var elidedLines = 0
+    /// Brackets a report cut short left open, closed by the reader (0 for a whole report).
+    public var closedBrackets = 0
+    /// Entries of a window that were cut (no `name` or `rpages`), skipped.
+    public var partialEntries = 0
 
     /// The form.
     public var form: Form

@@ -20,7 +20,9 @@ public enum JetsamEventReportParser {
     static func startsReport(_ line: [UInt8]) -> Bool {
         let compact = line.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
         return UTF8Search.contains(compact, "\"bug_type\":\"298\"") || UTF8Search.contains(compact, "\"bug_type\":298")
-            || UTF8Search.contains(compact, "\"memoryStatus\":")
+            || UTF8Search.contains(compact, "\"memoryStatus\":") || UTF8Search.contains(compact, "\"rpages\":")
+            || UTF8Search.contains(compact, "\"bug_type\":") && UTF8Search.contains(compact, "\"os_version\":")
+            || startsTextReport(line)
     }
 
     /// The report `text` holds; `file` names it in errors.
@@ -50,20 +52,121 @@ public enum JetsamEventReportParser {
                 bodyLine += 1
             }
         }
+        if let node = header?.optional("bug_type"), case .string(let type) = node.value, type != "298", type != "198" {
+            throw InputError(
+                file: file, line: node.line, column: node.column, path: "bug_type",
+                message: "expected a JetsamEvent report (bug_type 298, or 198 for iOS 8's Low Memory report), "
+                    + "found bug_type \(type.quotedExcerpt())" + (type == "211" ? " (a daily analytics log)" : ""))
+        }
+        // The plain-text form of iOS 5–8, alone or after a JSON header (bug_type 198).
+        if let first = body.first(where: { !$0.isWhitespace }), first != "{", first != "[", first != "\"",
+            body.contains("Largest process:") || body.contains("Processes")
+        {
+            return try textReport(in: body, firstLine: bodyLine, header: header, file: file)
+        }
         let document: ConfigNode
+        var repairs = (elided: 0, closed: 0)
         do throws(JSONSyntaxError) {
             document = try JSONParser.parse(body, firstLine: bodyLine)
         } catch {
-            throw InputError(
-                file: file, line: error.line, column: error.column, path: "",
-                message: error.message + " (a JetsamEvent report is JSON: a header line and a body, or one document)")
+            // A report a publisher damaged: elided entries, a trailing comma, a cut end, a header
+            // line cut at its start, or only some process entries. Each repair is said.
+            var found: ConfigNode?
+            let withoutFirstLine = body.firstIndex(of: "\n").map { body[body.index(after: $0)...] }
+            let attempts: [(prefix: String, text: Substring, line: Int)] =
+                [("", body, bodyLine)] + (withoutFirstLine.map { [("", $0, bodyLine + 1)] } ?? [])
+                + [("[", body, bodyLine), ("[{", body, bodyLine)]
+            for attempt in attempts {
+                let fixed = repaired((attempt.prefix + attempt.text)[...])
+                if let node = try? JSONParser.parse(fixed.text[...], firstLine: attempt.line) {
+                    found = node
+                    repairs = (fixed.elided, fixed.closed)
+                    break
+                }
+            }
+            guard let found else {
+                throw InputError(
+                    file: file, line: error.line, column: error.column, path: "",
+                    message: error.message
+                        + " (a JetsamEvent report is JSON: a header line and a body, or one document)")
+            }
+            document = found
         }
-        let root = try ConfigObject(document, file: file)
-        return try report(root: root, header: header, form: form, file: file)
+        var parsed: JetsamEventReport
+        switch document.value {
+        case .array(let entries):
+            parsed = try entriesReport(entries, file: file)
+        case .object where (try? ConfigObject(document, file: file))?.optional("rpages") != nil:
+            parsed = try entriesReport([document], file: file)
+        default:
+            parsed = try report(
+                root: try ConfigObject(document, file: file), header: header, form: form, file: file,
+                cutShort: repairs.closed > 0)
+        }
+        parsed.elidedLines = repairs.elided
+        parsed.closedBrackets = repairs.closed
+        return parsed
+    }
+
+    /// A report of process entries alone (a lone victim's entry, or a window of a `processes`
+    /// list): every whole entry, the cut ones counted.
+    private static func entriesReport(_ entries: [ConfigNode], file: String) throws(InputError) -> JetsamEventReport {
+        var report = JetsamEventReport(
+            form: .processEntries, bugType: nil, osVersion: nil, product: nil, date: nil, pageSize: nil,
+            memoryPages: [:], compressorPages: nil, largestProcess: nil, processes: [])
+        for (index, node) in entries.enumerated() {
+            guard let entry = try? ConfigObject(node, file: file, path: "[\(index)]") else {
+                report.partialEntries += 1
+                continue
+            }
+            if let process = try? process(entry) {
+                report.processes.append(process)
+                continue
+            }
+            report.partialEntries += 1
+            // An entry the window cut still names a kill when its name and reason survive.
+            if let name = entry.optional("name"), case .string(let text) = name.value, AppID.problem(with: text) == nil,
+                let reason = entry.optional("reason"), case .string(let why) = reason.value
+            {
+                let pid = (try? entry.optionalInt("pid", in: 0...Int(Int32.max))) ?? nil
+                report.processes.append(
+                    JetsamEventReport.Process(
+                        pid: pid, name: text, priority: nil, states: [], residentPages: 0, lifetimeMaxPages: nil,
+                        coalition: nil, reason: why, line: node.line))
+            }
+        }
+        return report
+    }
+
+    /// One entry of `processes`.
+    private static func process(_ entry: ConfigObject) throws(InputError) -> JetsamEventReport.Process {
+        guard let nameNode = entry.optional("name"), case .string(let name) = nameNode.value else {
+            throw entry.error("expected a key \"name\": the process's name")
+        }
+        if let problem = AppID.problem(with: name) { throw entry.error(problem) }
+        var states: [String] = []
+        if let list = try entry.optionalStringList("states") { states = list }
+        let resident = try entry.optionalInt("rpages", in: 0...(1 << 40)).map(Int64.init)
+        guard let resident else {
+            throw entry.error("expected a key \"rpages\": the resident pages of the process")
+        }
+        var reason: String?
+        if let node = entry.optional("reason") {
+            guard case .string(let text) = node.value else {
+                throw entry.error(at: node, key: "reason", "expected a string, found \(node.kindDescription)")
+            }
+            reason = text
+        }
+        return JetsamEventReport.Process(
+            pid: try entry.optionalInt("pid", in: 0...Int(Int32.max)), name: name,
+            priority: try entry.optionalInt("priority", in: -1000...1000), states: states, residentPages: resident,
+            lifetimeMaxPages: try entry.optionalInt("lifetimeMax", in: 0...(1 << 40)).map(Int64.init),
+            coalition: try entry.optionalInt("coalition", in: Int(Int32.min)...Int(Int64.max)), reason: reason,
+            line: entry.node.line)
     }
 
     private static func report(
-        root: ConfigObject, header: ConfigObject?, form: JetsamEventReport.Form, file: String
+        root: ConfigObject, header: ConfigObject?, form: JetsamEventReport.Form, file: String, cutShort: Bool = false
     ) throws(InputError) -> JetsamEventReport {
         func string(_ object: ConfigObject?, _ key: String) throws(InputError) -> String? {
             guard let object, let node = object.optional(key) else { return nil }
@@ -96,7 +199,8 @@ public enum JetsamEventReportParser {
             }
         }
         let compressor = try status?.optionalInt("compressorSize", in: 0...(1 << 40)).map(Int64.init)
-        guard let list = try root.optionalList("processes") else {
+        // A report cut before its list holds no process: it is read for what it says.
+        guard let list = try root.optionalList("processes") ?? (cutShort ? [] : nil) else {
             throw root.error("expected a key \"processes\": the list of processes a JetsamEvent report holds")
         }
         guard list.count <= maximumProcesses else {
@@ -105,25 +209,7 @@ public enum JetsamEventReportParser {
         var processes: [JetsamEventReport.Process] = []
         processes.reserveCapacity(list.count)
         for (path, node) in list {
-            let entry = try ConfigObject(node, file: file, path: path)
-            guard let name = try string(entry, "name") else {
-                throw entry.error("expected a key \"name\": the process's name")
-            }
-            if let problem = AppID.problem(with: name) { throw entry.error(problem) }
-            var states: [String] = []
-            if let list = try entry.optionalStringList("states") { states = list }
-            let resident = try entry.optionalInt("rpages", in: 0...(1 << 40)).map(Int64.init)
-            guard let resident else {
-                throw entry.error("expected a key \"rpages\": the resident pages of the process")
-            }
-            processes.append(
-                JetsamEventReport.Process(
-                    pid: try entry.optionalInt("pid", in: 0...Int(Int32.max)), name: name,
-                    priority: try entry.optionalInt("priority", in: -1000...1000), states: states,
-                    residentPages: resident,
-                    lifetimeMaxPages: try entry.optionalInt("lifetimeMax", in: 0...(1 << 40)).map(Int64.init),
-                    coalition: try entry.optionalInt("coalition", in: Int(Int32.min)...Int(Int64.max)),
-                    reason: try string(entry, "reason"), line: node.line))
+            processes.append(try process(try ConfigObject(node, file: file, path: path)))
         }
         return JetsamEventReport(
             form: form, bugType: bugType,

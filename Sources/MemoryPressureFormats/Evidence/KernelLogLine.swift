@@ -14,7 +14,17 @@ package enum KernelLogLine {
     ///
     /// - Complexity: O(length of the prefix)
     package static func message(of line: Substring) -> Substring {
-        var rest = line
+        // A mail's or a forum's quote marks (`> `, `>> `) and indentation come off first.
+        var rest =
+            line.first == ">" || line.first == " " || line.first == "\t"
+            ? line.drop { $0 == ">" || $0 == " " || $0 == "\t" } : line
+        // A /dev/kmsg record (Documentation/ABI/testing/dev-kmsg): `6,1234,5678901,-,caller=T1;text`.
+        if let first = rest.first, first.isNumber, let semicolon = rest.prefix(80).firstIndex(of: ";") {
+            let fields = rest[..<semicolon].split(separator: ",", maxSplits: 4, omittingEmptySubsequences: false)
+            if fields.count >= 4, fields[0...2].allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+                rest = rest[rest.index(after: semicolon)...]
+            }
+        }
         // A line that starts with a bracket or a printk level is the kernel's own (dmesg); only
         // a syslog or journal line has a header before `kernel: `.
         if let first = rest.first, first != "[", first != "<",
@@ -29,8 +39,13 @@ package enum KernelLogLine {
             rest = rest[rest.index(after: close)...]
         }
         rest = droppingBracket(rest) { inside in
-            // Seconds since boot, or a date with a colon-separated time.
-            inside.allSatisfy { $0.isNumber || $0 == "." || $0 == " " } && inside.contains(".")
+            // Seconds since boot, or a date with a colon-separated time; on a serial console,
+            // systemd's `[  OK  ]` may have landed in front of the seconds (`[  OK    386.369228]`).
+            var seconds = inside
+            for status in systemdStatuses where seconds.hasPrefix(status) {
+                seconds = seconds.dropFirst(status.count).drop { $0 == " " }
+            }
+            return seconds.allSatisfy { $0.isNumber || $0 == "." || $0 == " " } && seconds.contains(".")
                 || inside.contains(":") && inside.first?.isLetter == true
         }
         rest = droppingBracket(rest) { inside in
@@ -40,6 +55,9 @@ package enum KernelLogLine {
         }
         return rest
     }
+
+    /// The words systemd writes in brackets on a console (`[  OK  ]`, `[FAILED]`).
+    static let systemdStatuses = ["OK", "FAILED", "DEPEND", "TIME", "INFO", "WARN", "*"]
 
     /// `text` without a leading `[…]` whose trimmed inside passes `accepts`, and the blanks after it.
     private static func droppingBracket(_ text: Substring, accepts: (Substring) -> Bool) -> Substring {

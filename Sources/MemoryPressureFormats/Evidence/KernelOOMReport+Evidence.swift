@@ -105,7 +105,9 @@ extension KernelOOMReport {
         if let victim {
             let id = AppID("\(victim.name)[\(victim.pid)]")
             let app = pids[id] != nil ? id : apps.first { pids[$0.id] == victim.pid }?.id
-            killed.append(ReportEvidence.KilledProcess(pid: victim.pid, name: victim.name, app: app))
+            // A kill line cut after its pid (a wrapped mail) gives no name: the table's row does.
+            let name = victim.name.isEmpty ? (victimTask?.name ?? "pid \(victim.pid)") : victim.name
+            killed.append(ReportEvidence.KilledProcess(pid: victim.pid, name: name, app: app))
             if let chosen = victim.chosenPID, chosen != victim.pid {
                 notes.append(
                     "the kernel chose pid \(chosen) and killed its child \(victim.pid) instead "
@@ -113,6 +115,15 @@ extension KernelOOMReport {
             }
         }
         notes.append(contentsOf: generationNotes(scores: scores))
+        if interleavedLines > 0 {
+            notes.append(
+                "\(interleavedLines) line(s) of other messages inside the report (another writer's console output, "
+                    + "another CPU's printk) were skipped"
+                    + (skippedRows.isEmpty ? "" : ": " + skippedRows.joined(separator: "; ")))
+        }
+        if joinedRows > 0 {
+            notes.append("\(joinedRows) task row(s) wrapped over two lines (a mail client or a blog) were joined")
+        }
         var evidence = ReportEvidence(
             format: .linuxOOMReport, source: source, location: "lines \(firstLine)–\(lastLine)", summary: summary,
             snapshot: snapshot, pids: pids, killed: killed)
@@ -121,7 +132,121 @@ extension KernelOOMReport {
         evidence.notes = notes
         evidence.killerScores = scores
         evidence.killerScoreName = "oom_badness points"
+        let clamps = isBefore59 == true
+        evidence.figureNames = ["rss", "swapEntries", "pageTableBytes", "oomScoreAdj", "badnessPoints", "oomScore"]
+        for task in tasks {
+            let id = AppID("\(task.name)[\(task.pid)]")
+            guard pids[id] == task.pid, evidence.figures[id] == nil else { continue }
+            let pageTables = task.pageTableBytes ?? task.pageTablePages.map { $0 &* pageSize }
+            let points = scores[id].map { clamps ? max($0, 1) : $0 }
+            evidence.figures[id] = [
+                task.residentPages, task.swapEntries, pageTables, task.oomScoreAdj.map(Int64.init), points,
+                // fs/proc/base.c: before 5.9 oom_score was points × 1000 / totalpages.
+                points.map {
+                    clamps
+                        ? $0 &* 1000 / max(totalPages, 1)
+                        : KernelOOMFormula.oomScore(points: $0, totalPages: totalPages)
+                },
+            ]
+        }
+        if clamps {
+            // oom_evaluate_task() before 5.9: oom_badness() returned `points > 0 ? points : 1`, and a
+            // task tied with the one chosen is skipped, so the first scanned among ties dies.
+            let order = tasks.enumerated().compactMap { index, task -> (AppID, Int64, Int)? in
+                let id = AppID("\(task.name)[\(task.pid)]")
+                guard pids[id] == task.pid, let points = scores[id] else { return nil }
+                return (id, max(points, 1), index)
+            }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }.map(\.0)
+            evidence.generationOrder = (
+                "linux-oom", order,
+                "clamped to 1 before Linux 5.9; the first scanned of a tie dies"
+            )
+        }
+        evidence.why = why(killed: killed.first?.app, scores: scores, clamps: clamps, totalPages: totalPages)
         return evidence
+    }
+
+    /// Whether this report's kernel is older than 5.9, from its release or, where the report
+    /// states none, from its layout: the `nr_ptes` column (before 4.15), the `Kill process … or
+    /// sacrifice child` line (before 5.0), the `Task in … killed as a result of limit of` line
+    /// (before 4.19), or a `Killed process` line with `shmem-rss` but without the `pgtables` and
+    /// `oom_score_adj` that Linux 5.4 added to it ("mm/oom: add oom_score_adj and pgtables to
+    /// Killed process message"). `nil` when neither tells.
+    ///
+    /// - Complexity: O(columns)
+    public var isBefore59: Bool? {
+        if let version = kernelVersion { return version.lexicographicallyPrecedes([5, 9]) }
+        if columns.contains("nr_ptes") || victim?.chosenPID != nil || hasLegacyMemoryCgroupLine { return true }
+        if let victim, victim.sharedMemoryKiB != nil, victim.pageTablesKiB == nil, victim.oomScoreAdj == nil {
+            return true
+        }
+        return nil
+    }
+
+    /// The margin of the kill: the victim's points against the runner-up's, and the highest
+    /// oom_score_adj at which the runner-up would have died instead (`adj × (totalpages / 1000)`
+    /// is the adj's weight in oom_badness()).
+    func why(killed victim: AppID?, scores: [AppID: Int64], clamps: Bool, totalPages: Int64) -> ReportEvidence.Why? {
+        guard let victim, let raw = scores[victim] else { return nil }
+        let score = { (points: Int64) in clamps ? max(points, 1) : points }
+        let victimPoints = score(raw)
+        // The runner-up: the highest score among the others, the first scanned among ties.
+        var scanned: [AppID: Int] = [:]
+        for (index, task) in tasks.enumerated() where scanned[AppID("\(task.name)[\(task.pid)]")] == nil {
+            scanned[AppID("\(task.name)[\(task.pid)]")] = index
+        }
+        guard
+            let runnerUp = scores.filter({ $0.key != victim }).max(by: {
+                score($0.value) != score($1.value)
+                    ? score($0.value) < score($1.value) : (scanned[$0.key] ?? 0) > (scanned[$1.key] ?? 0)
+            })
+        else { return nil }
+        let runnerUpPoints = score(runnerUp.value)
+        if clamps, victimPoints == 1, runnerUpPoints == 1 {
+            let tied = scores.values.filter { $0 <= 1 }.count
+            return .init(
+                victim: victim, victimScore: 1, runnerUp: runnerUp.key, runnerUpScore: 1,
+                unit: "oom_badness points (pages)",
+                reversingOomScoreAdj: nil,
+                text:
+                    "\(victim.rawValue) tied with \(tied - 1) other task(s) at 1 point (oom_badness \(raw) clamped to 1 "
+                    + "before Linux 5.9) and was scanned first, ahead of \(runnerUp.key.rawValue); no oom_score_adj above "
+                    + "-1000 would have spared it (only -1000, which exempts it), while a 5.9+ kernel ranks by the "
+                    + "unclamped points")
+        }
+        let adj = Int64(tasks.last { AppID("\($0.name)[\($0.pid)]") == victim }?.oomScoreAdj ?? 0)
+        let step = totalPages / 1000
+        let unit = "oom_badness points (pages)"
+        var text =
+            "\(victim.rawValue) had \(victimPoints) points, the runner-up \(runnerUp.key.rawValue) \(runnerUpPoints)"
+        guard victimPoints >= runnerUpPoints else {
+            text +=
+                ": by the report's own figures the runner-up scores higher, so the kernel's choice is not "
+                + "reproduced from this table"
+            return .init(
+                victim: victim, victimScore: victimPoints, runnerUp: runnerUp.key, runnerUpScore: runnerUpPoints,
+                unit: unit, reversingOomScoreAdj: nil, text: text)
+        }
+        let margin = victimPoints - runnerUpPoints
+        text += " (margin \(margin) pages)"
+        var reversing: Int?
+        if step > 0 {
+            // The largest adj with base + adj × step below the runner-up's points.
+            let base = raw - adj * step
+            let target = runnerUpPoints - 1 - base
+            let candidate = target >= 0 ? target / step : -((-target + step - 1) / step)
+            if candidate > -1000, candidate < adj { reversing = Int(candidate) }
+        }
+        if let reversing {
+            text +=
+                "; with its oom_score_adj at \(reversing) or lower (it was \(adj)), \(runnerUp.key.rawValue) "
+                + "would have died instead; -1000 exempts it entirely"
+        } else {
+            text += "; no oom_score_adj above -1000 would have spared it (only -1000, which exempts it)"
+        }
+        return .init(
+            victim: victim, victimScore: victimPoints, runnerUp: runnerUp.key, runnerUpScore: runnerUpPoints,
+            unit: unit, reversingOomScoreAdj: reversing, text: text)
     }
 
     /// One line: the kernel, the constraint and the cgroup.
@@ -153,22 +278,34 @@ extension KernelOOMReport {
     /// reproduces (Linux 5.9 and later), with the tasks it concerns.
     ///
     /// - Before 5.9, `oom_badness()` returned `points > 0 ? points : 1`: every task with a
-    ///   badness of 0 or less tied at 1, and the one scanned last among them was chosen.
+    ///   badness of 0 or less tied at 1, and the first scanned among them was chosen
+    ///   (`oom_evaluate_task()` skips a task tied with the one chosen).
     /// - Before 2.6.36 (a table with `oom_adj` and no `oom_score_adj`), `badness()` weighed CPU
     ///   time, run time and children, which the report does not carry.
     ///
     /// - Complexity: O(tasks)
     public func generationNotes(scores: [AppID: Int64]) -> [String] {
         var notes: [String] = []
+        if kernelVersion == nil, isBefore59 == true {
+            let clamped = scores.values.filter { $0 <= 0 }.count
+            if clamped > 0 {
+                notes.append(
+                    "the report's layout is of a kernel before 5.9, which clamped a badness of 0 or less to 1: "
+                        + "\(clamped) task(s) tied there, and the first scanned among them dies; "
+                        + "linux-oom ranks this report by that rule")
+            }
+        }
         if let version = kernelVersion, version.lexicographicallyPrecedes([5, 9]) {
             let clamped = scores.values.filter { $0 <= 0 }.count
             if clamped > 0 {
                 notes.append(
                     "Linux \(version.map(String.init).joined(separator: ".")) clamped a badness of 0 or less to 1 "
-                        + "(before 5.9): \(clamped) task(s) tied there, which linux-oom (5.9 and later) tells apart")
+                        + "(before 5.9): \(clamped) task(s) tied there, and the first scanned among them dies; "
+                        + "linux-oom ranks this report by that rule")
             }
         }
-        if columns.contains("oom_adj") && !columns.contains("oom_score_adj") {
+        let before2636 = kernelVersion.map { $0.lexicographicallyPrecedes([2, 6, 36]) }
+        if before2636 ?? (columns.contains("oom_adj") && !columns.contains("oom_score_adj")) {
             notes.append(
                 "this kernel (before 2.6.36) chose with badness(): CPU time, run time and children, "
                     + "which the report does not carry; linux-oom's ranking is not that kernel's")

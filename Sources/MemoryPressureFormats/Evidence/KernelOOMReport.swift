@@ -119,6 +119,15 @@ public struct KernelOOMReport: Sendable, Hashable {
     public var tasks: [Task]
     /// The killed process, when the report gets that far.
     public var victim: Victim?
+    /// Whether the report has the `Task in … killed as a result of limit of …` line (before 4.19).
+    public var hasLegacyMemoryCgroupLine = false
+    /// Lines of other messages inside the report (another writer's console output, another CPU's
+    /// printk), skipped.
+    public var interleavedLines = 0
+    /// Task rows a mail client or a blog wrapped over two lines, joined.
+    public var joinedRows = 0
+    /// What was wrong with the first few skipped lines inside the task table (`line 12: expected …`).
+    public var skippedRows: [String] = []
 
     /// An empty report starting at `line`.
     ///

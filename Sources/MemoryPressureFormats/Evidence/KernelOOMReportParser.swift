@@ -28,6 +28,29 @@ public struct KernelOOMReportParser {
     private var current: KernelOOMReport?
     private var inTable = false
     private var inMemoryInfo = false
+    /// A task row that ended before its last column, with its line and what was missing: the rest
+    /// may be on the next line.
+    private var pendingRow: (text: String, line: Int, problem: String)?
+    /// Totals read while no report was open (a report whose opening line was cut), and the line of
+    /// the last of them: a report that opens within ``preambleLines`` lines takes them.
+    private var preamble: (report: KernelOOMReport, line: Int)?
+    /// How far before a report's first line its totals may stand: 100 lines.
+    static let preambleLines = 100
+    /// A table header cut short (its first part, its line, how many lines it spans so far).
+    private var heldHeader: (text: String, line: Int, parts: Int)?
+    /// Whether the input is quoted-printable (a mail archive's `=3D`), and a line that ran on.
+    private var quotedPrintable = false
+    private var softBroken: String?
+
+    /// What reading one task row gave.
+    enum RowResult {
+        /// The row was read into the report.
+        case read
+        /// The line ended before the row's last column.
+        case short(String)
+        /// The line is no task row of this table (another writer's line), with what was expected.
+        case unreadable(String)
+    }
 
     /// A parser for the input named `file`.
     ///
@@ -55,29 +78,86 @@ public struct KernelOOMReportParser {
     /// - Throws: `InputError` for a malformed task row or a limit passed.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
+        // A mail archive's quoted-printable text: `=3D` for `=`, and a line ending in `=` runs on.
+        var line = line
+        // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
+        if line.utf8.contains(0xC2), line.contains("\u{A0}") { line = line.replacing("\u{A0}", with: " ")[...] }
+        if let held = softBroken {
+            softBroken = nil
+            line = (held + line)[...]
+        }
+        if quotedPrintable || line.contains("=3D") {
+            quotedPrintable = true
+            if line.hasSuffix("=") && !line.hasSuffix("==") {
+                softBroken = String(line.dropLast())
+                return nil
+            }
+            line = line.replacing("=3D", with: "=")[...]
+        }
+        // A table header a mail client wrapped: its rest is on the next line(s).
+        if let held = heldHeader {
+            heldHeader = nil
+            let rest = KernelLogLine.message(of: line)
+            // Joined with a blank or without (a word cut in two): the join whose every column is
+            // one the kernel prints.
+            for joined in [held.text + " " + rest, held.text + rest] {
+                if let columns = Self.tableHeader(joined[...]), columns.allSatisfy(Self.knownColumns.contains) {
+                    return try startTable(columns, lineNumber: held.line)
+                }
+            }
+            if held.parts < 3, !rest.isEmpty, !rest.contains(": ") {
+                heldHeader = (held.text + " " + rest, held.line, held.parts + 1)
+                return nil
+            }
+        }
         let message = KernelLogLine.message(of: line)
-        if let range = message.firstRange(of: " invoked oom-killer: ") {
+        // A kill line wrapped right after `Killed process`: its pid and name are on the next line.
+        if let range = message.firstRange(of: "Killed process"),
+            message[range.upperBound...].allSatisfy({ $0 == " " })
+        {
+            var held = line
+            while held.last == " " { held = held.dropLast() }
+            softBroken = String(held) + " "
+            return nil
+        }
+        if let range = message.firstRange(of: " invoked oom-killer: ")
+            ?? (message.hasSuffix(" invoked oom-killer:") ? message.firstRange(of: " invoked oom-killer:") : nil)
+        {
             let closed = close()
+            preamble = nil
             var report = KernelOOMReport(firstLine: lineNumber)
             report.invokingTask = Self.invokingTask(
                 name: message[..<range.lowerBound], rest: message[range.upperBound...])
             current = report
             return closed
         }
+        if inTable, let pending = pendingRow {
+            pendingRow = nil
+            // A row a mail client or a blog wrapped: its rest is on this line.
+            if message.first != "[", !message.isEmpty, !message.contains(": "), !message.contains("Killed process") {
+                let joined = pending.text + " " + message
+                if case .read = try readTask(joined[...], line: joined[...], lineNumber: pending.line) {
+                    current!.joinedRows += 1
+                    current!.lastLine = lineNumber
+                    return nil
+                }
+            }
+            skipRow(pending.problem, line: pending.line)
+        }
         if inTable, message.first == "[" {
-            try readTask(message, line: line, lineNumber: lineNumber)
+            switch try readTask(message, line: line, lineNumber: lineNumber) {
+            case .read: break
+            case .short(let problem): pendingRow = (String(message), lineNumber, problem)
+            case .unreadable(let problem): skipRow(problem, line: lineNumber)
+            }
             return nil
         }
         if let columns = Self.tableHeader(message) {
-            var closed: KernelOOMReport?
-            if current == nil || !(current!.tasks.isEmpty && current!.victim == nil) { closed = close() }
-            openIfNeeded(at: lineNumber)
-            current!.columns = columns
-            current!.tasks = []
-            current!.lastLine = lineNumber
-            inTable = true
-            inMemoryInfo = false
-            return closed
+            return try startTable(columns, lineNumber: lineNumber)
+        }
+        if Self.isWrappedTableHeader(message) {
+            heldHeader = (String(message), lineNumber, 1)
+            return nil
         }
         if message.contains("Killed process ") {
             var closed: KernelOOMReport?
@@ -106,15 +186,33 @@ public struct KernelOOMReportParser {
             return nil
         }
         guard current != nil else {
-            skippedLines += 1
+            // A memory cgroup's usage and limit (or Mem-Info's totals) printed before a report
+            // whose opening line a poster cut: kept for a report that starts at its table.
+            current = preamble?.report ?? KernelOOMReport(firstLine: lineNumber)
+            if readTotals(message) {
+                current!.lastLine = lineNumber
+                preamble = (current!, lineNumber)
+            } else {
+                skippedLines += 1
+            }
+            current = nil
             return nil
         }
         if readTotals(message) {
             current!.lastLine = lineNumber
         } else {
             skippedLines += 1
+            // Inside the task table, a line that is no row is another writer's.
+            if inTable { current!.interleavedLines += 1 }
         }
         return nil
+    }
+
+    /// Counts a line inside the task table that is no task row, and keeps what was wrong with the
+    /// first few, for the report's notes.
+    private mutating func skipRow(_ problem: String, line: Int) {
+        current!.interleavedLines += 1
+        if current!.skippedRows.count < 5 { current!.skippedRows.append("line \(line): \(problem)") }
     }
 
     /// The report still open at the end of the input (one cut short before its victim line), if any.
@@ -125,6 +223,8 @@ public struct KernelOOMReportParser {
     }
 
     private mutating func close() -> KernelOOMReport? {
+        if let pending = pendingRow, current != nil { skipRow(pending.problem, line: pending.line) }
+        pendingRow = nil
         defer {
             current = nil
             inTable = false
@@ -133,8 +233,42 @@ public struct KernelOOMReportParser {
         return current
     }
 
+    /// Opens the task table with `columns` (closing a report that already has a table or a victim).
+    private mutating func startTable(_ columns: [String], lineNumber: Int) throws(InputError) -> KernelOOMReport? {
+        var closed: KernelOOMReport?
+        if current == nil || !(current!.tasks.isEmpty && current!.victim == nil) { closed = close() }
+        openIfNeeded(at: lineNumber)
+        current!.columns = columns
+        current!.tasks = []
+        current!.lastLine = lineNumber
+        inTable = true
+        inMemoryInfo = false
+        return closed
+    }
+
+    /// The task-table columns of every kernel generation (mm/oom_kill.c, `dump_tasks()`).
+    static let knownColumns: Set<String> = [
+        "uid", "tgid", "total_vm", "rss", "rss_anon", "rss_file", "rss_shmem", "nr_ptes", "nr_pmds",
+        "pgtables_bytes", "swapents", "oom_score_adj", "oom_adj", "cpu", "name",
+    ]
+
+    /// Whether `message` is the start of a task-table header whose end a mail client or a blog
+    /// wrapped onto the next line (`[  pid  ]   uid  tgid total_vm      rss rss_anon`).
+    static func isWrappedTableHeader(_ message: Substring) -> Bool {
+        guard message.first == "[", let close = message.firstIndex(of: "]"),
+            message[message.index(after: message.startIndex)..<close].trimmingBlanks == "pid"
+        else { return false }
+        return message[close...].contains("uid") || message[close...].contains("total_vm")
+    }
+
     private mutating func openIfNeeded(at lineNumber: Int) {
-        if current == nil { current = KernelOOMReport(firstLine: lineNumber) }
+        guard current == nil else { return }
+        if let kept = preamble, lineNumber - kept.line <= Self.preambleLines {
+            current = kept.report
+        } else {
+            current = KernelOOMReport(firstLine: lineNumber)
+        }
+        preamble = nil
     }
 
     // MARK: - Lines
@@ -167,22 +301,21 @@ public struct KernelOOMReportParser {
     }
 
     /// A task row: `[   5928]     0  5928    35001    34261 … name`.
-    private mutating func readTask(_ message: Substring, line: Substring, lineNumber: Int) throws(InputError) {
+    private mutating func readTask(_ message: Substring, line: Substring, lineNumber: Int) throws(InputError)
+        -> RowResult
+    {
         let columns = current!.columns
-        func fail(_ at: Substring.Index, _ text: String) -> InputError {
-            let column = line.unicodeScalars.distance(from: line.startIndex, to: at) + 1
-            return InputError(
-                file: file, line: lineNumber, column: max(column, 1), path: "task table", message: text)
-        }
         guard let close = message.firstIndex(of: "]"),
             let pid = Int(message[message.index(after: message.startIndex)..<close].trimmingBlanks), pid >= 0
         else {
-            throw fail(
-                message.startIndex,
+            return .unreadable(
                 "expected a task row starting with [pid], found \"\(String(message).excerpt(limit: 60))\"")
         }
         guard current!.tasks.count < Self.maximumTasks else {
-            throw fail(message.startIndex, "more than \(Self.maximumTasks) tasks in one report")
+            let column = line.unicodeScalars.distance(from: line.startIndex, to: message.startIndex) + 1
+            throw InputError(
+                file: file, line: lineNumber, column: max(column, 1), path: "task table",
+                message: "more than \(Self.maximumTasks) tasks in one report")
         }
         var task = KernelOOMReport.Task(pid: pid, residentPages: 0, name: "", line: lineNumber)
         var rest = message[message.index(after: close)...]
@@ -190,22 +323,24 @@ public struct KernelOOMReportParser {
             rest = rest.drop { $0 == " " || $0 == "\t" }
             let token = rest.prefix { $0 != " " && $0 != "\t" }
             guard let value = Int64(token) else {
-                let found = token.isEmpty ? "the end of the line" : "\"\(String(token).excerpt(limit: 40))\""
-                throw fail(
-                    token.startIndex,
-                    "expected a number in column \(column) (the header reads \(columns.joined(separator: " "))), found \(found)"
-                )
+                let at = line.unicodeScalars.distance(from: line.startIndex, to: token.startIndex) + 1
+                let expected =
+                    "expected a number in column \(column) at column \(at) (the header reads \(columns.joined(separator: " ")))"
+                if token.isEmpty { return .short(expected + ", found the end of the line") }
+                return .unreadable(expected + ", found \"\(String(token).excerpt(limit: 40))\"")
             }
             rest = rest[token.endIndex...]
             Self.store(value, column: column, in: &task)
         }
         let name = rest.drop { $0 == " " || $0 == "\t" }
+        guard !name.isEmpty else { return .short("expected the command name, found the end of the line") }
         guard name.utf8.count <= Self.maximumNameBytes else {
-            throw fail(name.startIndex, "expected a command name of at most \(Self.maximumNameBytes) bytes")
+            return .unreadable("expected a command name of at most \(Self.maximumNameBytes) bytes")
         }
         task.name = String(name)
         current!.tasks.append(task)
         current!.lastLine = lineNumber
+        return .read
     }
 
     private static func store(_ value: Int64, column: String, in task: inout KernelOOMReport.Task) {
@@ -336,6 +471,7 @@ public struct KernelOOMReportParser {
                 message[message.index(message.startIndex, offsetBy: 8)..<range.lowerBound])
             current!.oomMemoryCgroup = String(message[range.upperBound...])
             current!.constraint = .memoryCgroup
+            current!.hasLegacyMemoryCgroupLine = true
             return true
         }
         if message == "Mem-Info:" {

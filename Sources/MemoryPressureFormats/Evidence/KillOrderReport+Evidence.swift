@@ -46,7 +46,11 @@ extension KillOrderReport {
             self.ranks = evidence.killed.map { killed in killed.app.flatMap { ranking?.rank(of: $0) } }
             self.verdicts =
                 ranking?.verdicts(for: evidence)
-                ?? ["the report holds no process list: nothing to rank"]
+                ?? [
+                    evidence.killed.isEmpty
+                        ? "the log holds no process list and no kill: nothing to rank"
+                        : "the log holds no process list to rank: its kills follow, as it states them"
+                ]
             self.policies = []
             self.index = index
             self.count = count
@@ -60,7 +64,39 @@ extension KillOrderReport {
         public func jsonFields(of app: AppID) -> String {
             var out = evidence.pids[app].map { ",\"pid\":\($0)" } ?? ""
             if killedApps.contains(app) { out += ",\"killed\":true" }
+            if let figures = evidence.figures[app] {
+                for (name, value) in zip(evidence.figureNames, figures) {
+                    out += ",\"\(name)\":" + (value.map(String.init) ?? "null")
+                }
+            }
             return out
+        }
+
+        /// The table's columns of the killer's own figures (``ReportEvidence/figureNames``), or none.
+        public var figureHeaders: [String] {
+            evidence.figureNames.map { name in
+                switch name {
+                case "rss": "RSS"
+                case "swapEntries": "SWAPENTS"
+                case "pageTableBytes": "PGTABLES"
+                case "oomScoreAdj": "ADJ"
+                case "badnessPoints": "POINTS"
+                case "oomScore": "OOM_SCORE"
+                default: name.uppercased()
+                }
+            }
+        }
+
+        /// An entry's figures for the table, in the order of ``figureHeaders``.
+        ///
+        /// - Complexity: O(figures)
+        public func figureCells(of app: AppID) -> [String] {
+            guard !evidence.figureNames.isEmpty else { return [] }
+            let figures = evidence.figures[app] ?? []
+            return evidence.figureNames.indices.map { index in
+                guard index < figures.count, let value = figures[index] else { return "" }
+                return evidence.figureNames[index] == "pageTableBytes" ? Bytes(value).formatted : "\(value)"
+            }
         }
 
         /// The `pid` and `killed` CSV fields of an entry.
@@ -90,10 +126,27 @@ extension KillOrderReport {
                 item += "\"name\":\(Event.json(killed.name)),\"rank\":" + (rank.map(String.init) ?? "null")
                 if let reason = killed.reason { item += ",\"reason\":\(Event.json(reason))" }
                 if !killed.isChoice { item += ",\"choice\":false" }
+                if let uid = killed.uid { item += ",\"uid\":\(uid)" }
+                if let adj = killed.oomScoreAdj { item += ",\"oomScoreAdj\":\(adj)" }
+                if let freed = killed.freed { item += ",\"freed\":\(freed.value)" }
+                if let score = killed.score { item += ",\"score\":\(score)" }
+                if let killer = killed.killer { item += ",\"killer\":\(Event.json(killer))" }
+                if let time = killed.time { item += ",\"time\":\(Event.json(time))" }
+                if let line = killed.line { item += ",\"line\":\(line)" }
                 item += "}"
                 return item
             }.joined(separator: ",")
             out += "],\"verdicts\":[" + verdicts.map(Event.json).joined(separator: ",") + "]"
+            if let why = evidence.why {
+                out += ",\"why\":{\"victim\":\(Event.json(why.victim.rawValue)),\"victimScore\":\(why.victimScore)"
+                out += ",\"runnerUp\":\(Event.json(why.runnerUp.rawValue)),\"runnerUpScore\":\(why.runnerUpScore)"
+                out += ",\"margin\":\(why.victimScore - why.runnerUpScore),\"unit\":\(Event.json(why.unit))"
+                out += ",\"reversingOomScoreAdj\":" + (why.reversingOomScoreAdj.map(String.init) ?? "null")
+                out += ",\"text\":\(Event.json(why.text))}"
+            }
+            if !evidence.figureNames.isEmpty {
+                out += ",\"figures\":[" + evidence.figureNames.map(Event.json).joined(separator: ",") + "]"
+            }
             out += ",\"missing\":[" + evidence.missing.map(Event.json).joined(separator: ",") + "]"
             out += ",\"notes\":[" + evidence.notes.map(Event.json).joined(separator: ",") + "]"
             if !evidence.excluded.isEmpty {
@@ -125,11 +178,43 @@ extension KillOrderReport {
                 case .earlyoom: "earlyoom kill"
                 case .jetsamEvent: "iOS JetsamEvent report"
                 case .androidMeminfo: "Android dumpsys meminfo"
+                case .androidLog: "Android kill log"
                 }
             var out = "\(name)" + (count > 1 ? " \(index) of \(count)" : "")
             out += ": \(evidence.source), \(evidence.location): \(evidence.summary)\n"
-            out += verdicts.map { $0 + ".\n" }.joined() + "\n"
-            return out
+            out += verdicts.map { $0 + ".\n" }.joined()
+            if let why = evidence.why { out += "why: \(why.text).\n" }
+            return out + "\n"
+        }
+
+        /// The kills a log states, one row each, for a log with no process list to rank (most
+        /// Android and earlyoom logs): when, who killed, the process, its pid, uid, adj, score,
+        /// the memory freed and the reason, as the log gives them.
+        ///
+        /// - Complexity: O(kills)
+        public var killsTable: String {
+            let killed = evidence.killed
+            guard !killed.isEmpty else { return "no kill in this log\n" }
+            let hasTime = killed.contains { $0.time != nil }, hasScore = killed.contains { $0.score != nil }
+            let hasKiller = killed.contains { $0.killer != nil }
+            var rows = [
+                ["#"] + (hasTime ? ["TIME"] : []) + (hasKiller ? ["KILLER"] : []) + ["PROCESS", "PID", "UID", "ADJ"]
+                    + (hasScore ? ["SCORE"] : []) + ["FREED", "REASON"]
+            ]
+            for (index, process) in killed.enumerated() {
+                var row = ["\(index + 1)"]
+                if hasTime { row.append(process.time ?? "") }
+                if hasKiller { row.append(process.killer ?? "") }
+                row += [
+                    process.name, process.pid.map(String.init) ?? "", process.uid.map(String.init) ?? "",
+                    process.oomScoreAdj.map(String.init) ?? "",
+                ]
+                if hasScore { row.append(process.score.map(String.init) ?? "") }
+                row += [process.freed?.formatted ?? "", process.reason ?? ""]
+                rows.append(row)
+            }
+            let numeric = Set(rows[0].indices.filter { ["#", "PID", "UID", "ADJ", "FREED"].contains(rows[0][$0]) })
+            return TextTable.render(rows, rightAligned: numeric)
         }
 
         /// The lines under the table: what the report does not say, notes, left-out processes

@@ -42,6 +42,7 @@ struct KillOrderCommand: ParsableCommand {
         case earlyoom
         case jetsamEvent = "jetsam-event"
         case androidMeminfo = "android-meminfo"
+        case androidLog = "android-log"
     }
 
     @Argument(help: "The snapshot or report file, or - for standard input.")
@@ -49,7 +50,8 @@ struct KillOrderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom, jetsam-event or android-meminfo.",
+            "What the input is: auto (recognised by its content), snapshot, linux-oom-report, earlyoom, jetsam-event, "
+                + "android-meminfo or android-log.",
             valueName: "format"))
     var inputFormat: InputFormat = .auto
 
@@ -161,8 +163,20 @@ struct KillOrderCommand: ParsableCommand {
         case .earlyoom: .earlyoom
         case .jetsamEvent: .jetsamEvent
         case .androidMeminfo: .androidMeminfo
-        case .auto: EvidenceFormat.detect(InputText.lines(InputFile.peek(file)).prefix(400))
+        case .androidLog: .androidLog
+        case .auto:
+            autoDetected(file)
         }
+    }
+
+    /// The report format of `file` by its content: its first lines, or — unless it starts like a
+    /// snapshot — the first report line found anywhere in it (a syslog whose first report comes
+    /// after thousands of other lines).
+    static func autoDetected(_ file: InputFile.Rereadable) -> EvidenceFormat? {
+        let head = InputFile.peek(file)
+        if let format = EvidenceFormat.detect(InputText.lines(head).prefix(400)) { return format }
+        if looksLikeSnapshot(head) { return nil }
+        return ReportScan.firstFormat(in: file)
     }
 
     /// `kill-order REPORT`: every report in the file, each ranked and set against its real victims.
@@ -227,14 +241,12 @@ struct KillOrderCommand: ParsableCommand {
     {
         var evidence: [ReportEvidence] = []
         switch format {
-        case .linuxOOMReport:
-            var parser = KernelOOMReportParser(file: name)
+        case .linuxOOMReport, .earlyoom, .androidLog:
+            var reader = EvidenceLogReader(format: format, source: name)
             try forEachLine(file, name: name) { line, number throws(InputError) in
-                if let report = try parser.consume(line, lineNumber: number) {
-                    evidence.append(report.evidence(source: name))
-                }
+                try reader.consume(line, lineNumber: number)
             }
-            if let report = parser.finish() { evidence.append(report.evidence(source: name)) }
+            evidence = reader.finish()
         case .jetsamEvent:
             let text = try InputFile.read(file, name: name)
             do throws(InputError) {
@@ -248,13 +260,6 @@ struct KillOrderCommand: ParsableCommand {
                 evidence.append(try AndroidMeminfoReport.parse(text, file: name).evidence(source: name))
             } catch {
                 throw CLIError.malformed(error.description)
-            }
-        case .earlyoom:
-            var parser = EarlyoomLogParser(file: name)
-            try forEachLine(file, name: name) { line, number throws(InputError) in
-                if let kill = try parser.consume(line, lineNumber: number) {
-                    evidence.append(kill.evidence(source: name))
-                }
             }
         }
         guard !evidence.isEmpty else {
@@ -307,8 +312,38 @@ struct KillOrderCommand: ParsableCommand {
         do throws(InputError) {
             return try Snapshot(text: text, file: name)
         } catch {
+            guard looksLikeSnapshot(text) else { throw CLIError.malformed(notAReport(name)) }
             throw CLIError.malformed(error.description)
         }
+    }
+
+    /// Whether `text` starts like a snapshot (its first line that is not blank or a comment is a
+    /// JSON object or array, a YAML list item or a YAML `key:`), so that the snapshot's parse
+    /// error is the one to show.
+    static func looksLikeSnapshot(_ text: String) -> Bool {
+        for line in InputText.lines(text).prefix(200) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed == "---" { continue }
+            if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("- ") { return true }
+            // A YAML key (`device:`, `apps:` or any other `name:`): the snapshot's own error says more.
+            let key = trimmed.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+            let after = trimmed.dropFirst(key.count)
+            if key.first?.isLetter == true, after.hasPrefix(":"),
+                after.dropFirst().first.map({ $0 == " " || $0 == "\t" }) ?? true
+            {
+                return true
+            }
+            return false
+        }
+        return false
+    }
+
+    /// The message for an input that is neither a report nor a snapshot: the formats tried.
+    static func notAReport(_ name: String) -> String {
+        "\(name): no known report or snapshot found; formats tried: "
+            + EvidenceFormat.allCases.map { "\($0.rawValue) (\($0.marker))" }.joined(separator: "; ")
+            + "; snapshot (a YAML or JSON document with device: and apps:). "
+            + "Use --input-format FORMAT to read it as one of them"
     }
 
     /// This machine, read from /proc (without each process's kernel `oom_score`: no report shows it).

@@ -76,7 +76,7 @@ struct JetsamEventReportTests {
     }
 
     @Test("bad reports are errors with their line, column and field")
-    func errors() {
+    func errors() throws {
         func failure(_ text: String) -> String {
             do {
                 _ = try JetsamEventReportParser.report(in: text, file: "r.ips")
@@ -87,10 +87,17 @@ struct JetsamEventReportTests {
         }
         let header = "{\"bug_type\":\"298\",\"os_version\":\"iPhone OS 15.0\"}\n"
         // The body's lines are the file's: the header is line 1.
+        // A body cut short is read for what it holds, and says it was cut.
+        let cut = try JetsamEventReportParser.report(
+            in: header + "{\n  \"processes\" : [ { \"name\" : \"a\", \"rpages\" : 1 }\n", file: "r.ips")
+        #expect(cut.processes.map(\.name) == ["a"] && cut.closedBrackets == 2)
         #expect(
-            failure(header + "{\n  \"processes\" : [ { \"name\" : \"a\", \"rpages\" : 1 }\n")
-                == "r.ips:4:1: expected ',' or ']', found the end of the input (a JetsamEvent report is JSON: a header line "
-                + "and a body, or one document)")
+            cut.evidence(source: "r.ips").missing.first?.contains("cut short (2 bracket(s) closed by the reader)")
+                == true)
+        // What no repair makes JSON is an error at its line, as before.
+        let garbled = failure(header + "{\n  \"processes\" : [ { \"name\" : \"a\", \"rpages\" : 1 } ] }\n x")
+        #expect(garbled.hasPrefix("r.ips:4:2: "), "\(garbled)")
+        #expect(garbled.hasSuffix("(a JetsamEvent report is JSON: a header line and a body, or one document)"))
         #expect(
             failure(header + "{\"memoryStatus\":{}}")
                 == "r.ips:2:1: expected a key \"processes\": the list of processes a JetsamEvent report holds")
@@ -102,7 +109,8 @@ struct JetsamEventReportTests {
                 == "r.ips:2:15: processes[0]: expected a key \"name\": the process's name")
         #expect(
             failure("{\"bug_type\":\"109\"}\n{\"processes\":[]}")
-                == "r.ips:1:1: bug_type: expected a JetsamEvent report (bug_type 298), found bug_type \"109\"")
+                == "r.ips:1:13: bug_type: expected a JetsamEvent report (bug_type 298, or 198 for iOS 8's Low Memory "
+                + "report), found bug_type \"109\"")
     }
 
     @Test("recognised by content: a header with bug_type 298 in any spacing, or a body's memoryStatus")
