@@ -4,7 +4,7 @@
 #
 # - shogunishere/next-app-prediction states no licence, so its files may not be redistributed;
 # - abardou/viz-habits is GPL-3.0: its files could be copied only under that licence, with its
-#   text, which this repository does not carry. Fetching them keeps each file under its own terms.
+#   text, not under this repository's Apache-2.0. Fetching them keeps each file under its own terms.
 #
 # What the files are (docs/usage-logs.md, "The real logs"):
 #
