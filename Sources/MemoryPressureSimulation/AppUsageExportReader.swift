@@ -278,9 +278,18 @@ struct AppUsageExportReader {
         (["device shutdown", "appareil éteint"], "device shutdown"),
     ]
 
-    /// A date `A/B/Y` (`.` or `-` alike; a two-digit year is 20YY) or `YYYY-MM-DD`, not yet placed.
+    /// A date `A/B/Y` (`.` or `-` alike; a two-digit year is 20YY) or `YYYY-MM-DD` (any of the
+    /// three separators; spaces and a separator at the end dropped, as in `2019. 12. 5.`), not
+    /// yet placed.
     static func date(_ text: String) -> RawDate? {
-        let parts = text.split(whereSeparator: { $0 == "/" || $0 == "." || $0 == "-" }).map(String.init)
+        // Spaces and a separator at the end are dropped: `2019. 12. 5.` (Korean) is `2019.12.5`.
+        var compact = text.filter { $0 != " " && $0 != "\u{A0}" }
+        if let last = compact.last, last == "." || last == "/" || last == "-" { compact.removeLast() }
+        let parts =
+            compact.split(separator: "/", omittingEmptySubsequences: false).count == 3
+            ? compact.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            : compact.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "-" }).map(
+                String.init)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
             let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]), a >= 0, b >= 0, c >= 0
         else { return nil }

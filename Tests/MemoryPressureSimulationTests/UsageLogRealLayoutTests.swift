@@ -215,9 +215,12 @@ struct UsageLogRealLayoutTests {
         let text =
             "App name,Date,Time,Duration\nChrome,2019-12-05,5:30:15 PM,0:01\nChrome,05.12.2019,25:00:00,0:00:01\n"
             + "Chrome,13/13/19,10:00:00,0:00:01\nChrome,12/5/19,10:00:00,one minute\nChrome,12/5/19,12:00:00 am,1:00\n"
-        let log = try Self.read(text, file: "f.csv")
+        let log = try Self.read(text + "Chrome,2019. 12. 5.,23:00:00,0:00:01\n", file: "f.csv")
         #expect(log.samples.map(\.label) == ["f.csv 2019-12-05"])
-        #expect(Self.actions(log.samples[0].trace) == ["0 open Chrome", "60 home", "63015 open Chrome", "63016 home"])
+        #expect(
+            Self.actions(log.samples[0].trace) == [
+                "0 open Chrome", "60 home", "63015 open Chrome", "63016 home", "82800 open Chrome", "82801 home",
+            ])
         #expect(
             Self.counts(log) == [
                 "1 rows whose time is not a time such as 17:30:15 or 5:30:15 PM",
