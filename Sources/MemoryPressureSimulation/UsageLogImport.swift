@@ -2,8 +2,10 @@ import MemoryPressure
 import MemoryPressureFormats
 
 /// Imports real app-usage logs — the common form `user, session, timestamp, app, event`, LSApp's
-/// TSV and Android UsageStatsManager exports (docs/usage-logs.md; CSV or TSV with a header row) —
-/// mapping each user's day (or each user's whole log) to a trace.
+/// TSV and Android UsageStatsManager exports (CSV or TSV with a header row), polled foreground
+/// samples and Android "App Usage" exports (docs/usage-logs.md; ``UsageLogFormat``) — mapping
+/// each user's day (or each user's whole log) to a trace, each app name to a role of the
+/// workload's ``Workload/appKinds``.
 public enum UsageLogImport {
     /// One sample of a log: a user's day, or a user's whole log, ready to replay.
     public struct UserTrace: Sendable {
@@ -45,8 +47,24 @@ public enum UsageLogImport {
         /// The event types skipped (not a move to or from the foreground), in the order of their
         /// first row.
         public var skippedEvents: [UsageLogReader.SkippedEvent]
-        /// The rows read whose events were used (skipped rows not counted).
+        /// The rows read whose events were used (skipped rows not counted; an App Usage session
+        /// counts twice, its open and its close).
         public var rows: Int
+        /// The layout family read.
+        public var format: UsageLogFormat = .events
+        /// The rows of the real layouts counted by what happened to them
+        /// (``UsageLogReader/rowCounts``).
+        public var rowCounts: [UsageLogRowCount] = []
+        /// What was measured or decided about the whole log (``UsageLogReader/notes``).
+        public var notes: [String] = []
+        /// The app names no entry of the workload's ``Workload/appKinds`` matches, with the rows
+        /// that name them, most rows first (then by name). They are sized from the workload's
+        /// footprint distribution (``Workload/footprint``).
+        public var unmappedApps: [(name: String, rows: Int)] = []
+        /// How many distinct app names the log has, mapped or not, home screen included.
+        public var distinctApps = 0
+        /// The distinct app names read as the home screen (``AppRole/home``), in name order.
+        public var homeApps: [String] = []
     }
 
     /// The largest timestamp in seconds a log may give, either side of zero (about 3,170 years).
@@ -77,14 +95,15 @@ public enum UsageLogImport {
         try parse(ByteLineReader(.bytes(Array(text.utf8)), file: file, byteOrderMarks: 2), workload: workload)
     }
 
-    /// ``read(_:workload:sampling:hours:keeping:)`` with one sample per user, its samples only.
+    /// ``read(_:workload:sampling:hours:format:keeping:)`` with one sample per user, its samples only.
     ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
-    /// - Complexity: as ``read(_:workload:sampling:hours:keeping:)``.
+    /// - Complexity: as ``read(_:workload:sampling:hours:format:keeping:)``.
     public static func parse(
-        _ lines: ByteLineReader, workload: Workload = .phone, keeping: (String) -> Bool = { _ in true }
+        _ lines: ByteLineReader, workload: Workload = .phone, format: UsageLogFormat? = nil,
+        keeping: (String) -> Bool = { _ in true }
     ) throws(InputError) -> [UserTrace] {
-        try read(lines, workload: workload, sampling: .user, keeping: keeping).samples
+        try read(lines, workload: workload, sampling: .user, format: format, keeping: keeping).samples
     }
 
     /// Reads the log `lines` holds row by row (``UsageLogReader``) and returns the samples of the
@@ -98,19 +117,30 @@ public enum UsageLogImport {
     /// its day's midnight, or from a user's first row): what `--hours` means for a log, so that
     /// day d of a user's history is `hours` 24d with a warm-up of 24(d − 1).
     ///
+    /// The log is read in `format` (`nil`: detected, ``UsageLogFormat/detect(firstLine:)``). Each
+    /// app name gets its role from the workload's ``Workload/appKinds``: an app of a kind is sized
+    /// from that kind's footprint distribution; the home screen (a launcher, System UI, the
+    /// collecting app) is not an app, and its coming to the front is the user going home; a name
+    /// no entry matches is counted in ``Log/unmappedApps`` and sized from the workload's
+    /// footprint distribution. Rows at the same time keep the file's order — except in an App
+    /// Usage export, where the session that started first (the file's order reversed when it is
+    /// newest first) comes first and, within a session, the open before the close.
+    ///
     /// - Throws: `InputError` naming the file, line and column (field) of the first bad row.
     /// - Complexity: O(length of the input + kept rows × log(rows of a user)); memory O(kept
     ///   rows + users + distinct app names) beyond one line's buffer.
     public static func read(
         _ lines: ByteLineReader, workload: Workload = .phone, sampling: Sampling, hours: Double? = nil,
-        keeping: (String) -> Bool = { _ in true }
+        format: UsageLogFormat? = nil, keeping: (String) -> Bool = { _ in true }
     ) throws(InputError) -> Log {
-        var reader = UsageLogReader(lines)
+        var reader = UsageLogReader(lines, format: format)
         var rowsByUser: [String: [ImportedRow]] = [:]
         var userOrder: [String] = []
         var seen: Set<String> = []
         var appIndex: [String: Int32] = [:]
         var appNames: [String] = []
+        var roles: [AppRole?] = []
+        var rowsOfApp: [Int] = []
         var count = 0
         while let row = try reader.next() {
             count += 1
@@ -127,23 +157,36 @@ public enum UsageLogImport {
                 app = Int32(appNames.count)
                 appIndex[row.app] = app
                 appNames.append(row.app)
+                roles.append(workload.appKinds.role(of: row.app))
+                rowsOfApp.append(0)
             }
+            rowsOfApp[Int(app)] += 1
             rowsByUser[row.user]!.append(
                 ImportedRow(time: row.time, localTime: row.localTime, line: row.line, app: app, event: row.event))
         }
         var launches: [Int32: AppLaunch] = [:]
         func launch(_ app: Int32) -> AppLaunch {
             if let known = launches[app] { return known }
-            let made = Self.launch(for: appNames[Int(app)], workload: workload)
+            let made = Self.launch(for: appNames[Int(app)], role: roles[Int(app)], workload: workload)
             launches[app] = made
             return made
         }
+        let isHome = { (app: Int32) -> Bool in roles[Int(app)] == .home }
+        let sessionOrder = reader.format != .events && reader.format != .polledSamples
+        let newestFirst = reader.isNewestFirst
         var samples: [UserTrace] = []
         for user in userOrder {
             // In time order; by day, each day's rows together (a change of the user's offset can
             // put a row of an earlier day after one of a later day).
             let rows = rowsByUser.removeValue(forKey: user)!.enumerated().sorted {
                 let day = sampling == .day ? (dayNumber($0.element.localTime), dayNumber($1.element.localTime)) : (0, 0)
+                if sessionOrder {
+                    // The session that started first, then its open before its close.
+                    let session =
+                        newestFirst ? (-$0.element.line, -$1.element.line) : ($0.element.line, $1.element.line)
+                    let close = ($0.element.event == .closed ? 1 : 0, $1.element.event == .closed ? 1 : 0)
+                    return (day.0, $0.element.time, session.0, close.0) < (day.1, $1.element.time, session.1, close.1)
+                }
                 return (day.0, $0.element.time, $0.offset) < (day.1, $1.element.time, $1.offset)
             }.map(\.element)
             switch sampling {
@@ -152,7 +195,9 @@ public enum UsageLogImport {
                 samples.append(
                     UserTrace(
                         user: user,
-                        trace: trace(rows[...], device: workload.device, launch: launch) { $0.time - origin }))
+                        trace: trace(rows[...], device: workload.device, launch: launch, isHome: isHome) {
+                            $0.time - origin
+                        }))
             case .day:
                 var start = rows.startIndex
                 while start < rows.endIndex {
@@ -163,7 +208,7 @@ public enum UsageLogImport {
                     samples.append(
                         UserTrace(
                             user: user, day: date(day: day),
-                            trace: trace(rows[start..<end], device: workload.device, launch: launch) {
+                            trace: trace(rows[start..<end], device: workload.device, launch: launch, isHome: isHome) {
                                 $0.localTime - midnight
                             }))
                     start = end
@@ -174,7 +219,20 @@ public enum UsageLogImport {
             let end = hours * 3600
             for index in samples.indices { samples[index].trace.entries.removeAll { $0.time >= end } }
         }
-        return Log(samples: samples, skippedEvents: reader.skippedEvents, rows: count)
+        var unmapped: [(name: String, rows: Int)] = []
+        var home: [String] = []
+        for (index, name) in appNames.enumerated() {
+            switch roles[index] {
+            case nil: unmapped.append((name, rowsOfApp[index]))
+            case .home: home.append(name)
+            case .kind: break
+            }
+        }
+        unmapped.sort { ($1.rows, $0.name) < ($0.rows, $1.name) }
+        return Log(
+            samples: samples, skippedEvents: reader.skippedEvents, rows: count, format: reader.format,
+            rowCounts: reader.rowCounts, notes: reader.notes, unmappedApps: unmapped, distinctApps: appNames.count,
+            homeApps: home.sorted())
     }
 
     /// One kept row of a user.
@@ -195,7 +253,7 @@ public enum UsageLogImport {
     /// activity has resumed.
     static func trace(
         _ rows: ArraySlice<ImportedRow>, device: Device, launch: (Int32) -> AppLaunch,
-        offset: (ImportedRow) -> Double
+        isHome: (Int32) -> Bool = { _ in false }, offset: (ImportedRow) -> Double
     ) -> Trace {
         var entries: [Trace.Entry] = []
         var foreground: Int32? = nil
@@ -222,6 +280,14 @@ public enum UsageLogImport {
                 }
                 flushHome()
             }
+            if isHome(row.app) {
+                // The home screen coming to the front: the app in front leaves. Its leaving is nothing.
+                if row.event.bringsToForeground, foreground != nil {
+                    entries.append(Trace.Entry(time: time, action: .home, line: row.line))
+                    foreground = nil
+                }
+                continue
+            }
             if row.event.bringsToForeground {
                 guard foreground != row.app else { continue }
                 entries.append(Trace.Entry(time: time, action: .open(launch(row.app)), line: row.line))
@@ -245,16 +311,16 @@ public enum UsageLogImport {
     /// The date `YYYY-MM-DD` of a day number.
     static func date(day: Int) -> String { CivilDate(day: day).text }
 
-    /// The samples of the log `lines` holds, in the order ``read(_:workload:sampling:hours:keeping:)``
-    /// gives them, every row checked: what a sharded sweep needs before it keeps any trace.
+    /// The samples of the log `lines` holds (in `format`, or detected), in the order
+    /// ``read(_:workload:sampling:hours:format:keeping:)`` gives them, every row checked: what a sharded sweep needs before it keeps any trace.
     /// Memory holds the users' names and, by day, their days.
     ///
     /// - Throws: `InputError` for the first bad row.
     /// - Complexity: O(length of the input + user-days × log(days of a user)); memory O(user-days).
     public static func samples(
-        _ lines: ByteLineReader, sampling: Sampling
+        _ lines: ByteLineReader, sampling: Sampling, format: UsageLogFormat? = nil
     ) throws(InputError) -> [(user: String, label: String)] {
-        var reader = UsageLogReader(lines)
+        var reader = UsageLogReader(lines, format: format)
         var days: [String: Set<Int>] = [:]
         var users: [String] = []
         while let row = try reader.next() {
@@ -278,19 +344,25 @@ public enum UsageLogImport {
     ///
     /// - Throws: `InputError` for the first bad row.
     /// - Complexity: O(length of the input); memory O(users).
-    public static func users(_ lines: ByteLineReader) throws(InputError) -> [String] {
-        try samples(lines, sampling: .user).map(\.user)
+    public static func users(_ lines: ByteLineReader, format: UsageLogFormat? = nil) throws(InputError) -> [String] {
+        try samples(lines, sampling: .user, format: format).map(\.user)
     }
 
-    /// A stable launch for an app name: its footprint is drawn from the workload's distribution
-    /// with a generator seeded by the name, so the same name always gets the same size.
-    static func launch(for name: String, workload: Workload) -> AppLaunch {
+    /// A stable launch for an app name: its footprint is drawn from the distribution of its kind
+    /// (`role`, when the workload's user has a kind of that name) or else from the workload's,
+    /// with a generator seeded by the name, so the same name always gets the same size. No
+    /// background mode is declared: a log does not say whether the app kept playing or navigating.
+    static func launch(for name: String, role: AppRole? = nil, workload: Workload) -> AppLaunch {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         var random = SeededGenerator(seed: hash)
         let views = [ViewSpec(name: "main", bytes: Bytes(Int64(workload.viewBytes.sample(using: &random))))]
         let purgeable = Bytes(Int64(workload.purgeable.sample(using: &random)))
-        let base = Bytes(Int64(workload.footprint.sample(using: &random)))
+        var footprint = workload.footprint
+        if case .kind(let kindName)? = role, let kind = workload.user?.kinds.first(where: { $0.name == kindName }) {
+            footprint = kind.footprint
+        }
+        let base = Bytes(Int64(footprint.sample(using: &random)))
         return AppLaunch(
             id: AppID(name), footprint: base + views[0].bytes + purgeable, views: views, purgeable: purgeable)
     }

@@ -1,11 +1,17 @@
 import MemoryPressure
 
-/// Reads an app-usage log (the layouts of docs/usage-logs.md: the common form, LSApp, Android
-/// UsageStatsManager exports) one row at a time from a ``ByteLineReader``: the header row names
-/// the columns, and every row after it is checked — time, event, app name, user — with the errors
-/// of ``UsageLogImport/parse(_:file:workload:)``. A row whose event type is not a move to or from
-/// the foreground (``UsageEvent``) is counted in ``skippedEvents`` and skipped. Memory holds one
-/// record (`DelimitedText.Reader`), never the file.
+/// Reads an app-usage log one row at a time from a ``ByteLineReader``, in any of the layouts of
+/// docs/usage-logs.md (``UsageLogFormat``, detected from the first line unless given):
+///
+/// - the event layouts (the common form, LSApp, Android UsageStatsManager exports): the header
+///   row names the columns, and every row after it is checked — time, event, app name, user —
+///   with the errors of ``UsageLogImport/parse(_:file:workload:)``. A row whose event type is not
+///   a move to or from the foreground (``UsageEvent``) is counted in ``skippedEvents`` and
+///   skipped. Memory holds one record (`DelimitedText.Reader`), never the file;
+/// - polled foreground samples (`PolledSampleReader`) and App Usage exports
+///   (`AppUsageExportReader`): what real collectors wrote, read forgivingly. A row that cannot be
+///   placed, a glitch and a row that is not an app session are counted in ``rowCounts`` with the
+///   rule applied to each, and ``notes`` says what was measured about the whole log.
 public struct UsageLogReader {
     /// One checked row.
     public struct Row: Sendable, Hashable {
@@ -76,16 +82,73 @@ public struct UsageLogReader {
     /// The lines read.
     public var lines: ByteLineReader { records.lines }
 
-    /// A reader of the log `lines` holds; the separator is a tab if the first line holds one,
-    /// else a comma. It reads the header row; a bad header is thrown by the first ``next()``.
+    /// The layout family read: the one given, or the one ``UsageLogFormat/detect(firstLine:)``
+    /// finds.
+    public let format: UsageLogFormat
+    /// The reader of polled foreground samples, when the log is one.
+    private var polled: PolledSampleReader?
+    /// The reader of an App Usage export, when the log is one.
+    private var appUsage: AppUsageExportReader?
+
+    /// The rows of the real layouts (polled samples, App Usage exports) counted so far by what
+    /// happened to them: glitches with their rule, and the kinds of rows that are not app
+    /// sessions. Empty for the event layouts, whose skipped rows are ``skippedEvents``.
+    public var rowCounts: [UsageLogRowCount] { polled?.rowCounts ?? appUsage?.rowCounts ?? [] }
+
+    /// What the reader measured or decided about the whole log, once it is read: the poll
+    /// interval of polled samples and what it hides; an export's date order and row order.
+    public var notes: [String] {
+        if let polled {
+            guard let poll = polled.pollInterval else {
+                return ["poll interval not estimated: fewer than \(PolledSampleReader.pollWindow + 1) distinct times"]
+            }
+            let seconds = poll < 10 ? (poll * 10).rounded() / 10 : poll.rounded()
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return [
+                "polled about every \(shown) s (the shortest stretch of \(PolledSampleReader.pollWindow) successive "
+                    + "rows, divided by \(PolledSampleReader.pollWindow)): a visit to an app shorter than that may "
+                    + "be invisible, and no row says when the screen went off, so an app stays in front until the "
+                    + "next row"
+            ]
+        }
+        if let appUsage {
+            return [appUsage.dateOrderNote, appUsage.isNewestFirst ? "rows listed newest first" : nil].compactMap {
+                $0
+            }
+        }
+        return []
+    }
+
+    /// Whether the rows came newest first (an App Usage export, as the app writes it): the
+    /// import then orders sessions that start at the same second by the file's order reversed.
+    public var isNewestFirst: Bool { appUsage?.isNewestFirst ?? false }
+
+    /// A reader of the log `lines` holds, in `format` (`nil`: detected from the first line,
+    /// ``UsageLogFormat/detect(firstLine:)``). For the event layouts, the separator is a tab if
+    /// the first line holds one, else a comma, and the header row is read now; a bad header is
+    /// thrown by the first ``next()``.
     ///
     /// - Complexity: O(length of the header)
-    public init(_ lines: ByteLineReader) {
+    public init(_ lines: ByteLineReader, format: UsageLogFormat? = nil) {
         file = lines.file
         // The separator comes from the first line, read before any record.
         let first = try? lines.peekRawLine()
+        let format = format ?? UsageLogFormat.detect(firstLine: first ?? "")
+        self.format = format
         let separator: Unicode.Scalar = (first ?? "").contains("\t") ? "\t" : ","
         records = DelimitedText.Reader(lines: lines, separator: separator)
+        let user = file.split(separator: "/").last.map(String.init) ?? file
+        switch format {
+        case .events: break
+        case .polledSamples:
+            polled = PolledSampleReader(lines: lines, user: user)
+            hasUserColumn = false
+            return
+        case .appUsage(let order):
+            appUsage = AppUsageExportReader(lines: lines, user: user, dateOrder: order)
+            hasUserColumn = false
+            return
+        }
         do throws(InputError) {
             try readHeader()
         } catch {
@@ -144,6 +207,8 @@ public struct UsageLogReader {
     ///   anywhere, then the first bad row (the rest of the input is read to find out).
     /// - Complexity: O(length of the row); on an error, O(length of the rest of the input).
     public mutating func next() throws(InputError) -> Row? {
+        if polled != nil { return try polled!.next() }
+        if appUsage != nil { return try appUsage!.next() }
         do throws(InputError) {
             if let headerError {
                 self.headerError = nil

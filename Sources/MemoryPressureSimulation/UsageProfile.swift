@@ -14,6 +14,13 @@ public struct UsageProfile: Sendable, Hashable {
     /// The most apps using the audio background mode at the same time (a launch starts using its
     /// declared modes; actions at the same instant count as one step).
     public var maxConcurrentAudio = 0
+    /// The median time between successive opens, in seconds (`nil` with fewer than two opens).
+    public var medianSecondsBetweenOpens: Double? = nil
+    /// Opens of an app that left the front at most 10 minutes before (a reopen the memory policy
+    /// can serve warm if it kept the app).
+    public var reopensWithin10Minutes = 0
+    /// Opens of an app that left the front at most an hour before.
+    public var reopensWithinHour = 0
     /// Mean length of an app session: foreground time per open.
     public var meanSessionSeconds: Double { opens == 0 ? 0 : foregroundSeconds / Double(opens) }
 
@@ -33,6 +40,11 @@ public struct UsageProfile: Sendable, Hashable {
             night += Self.nightOverlap(from: since, to: time)
         }
         var stepTime = trace.entries.first?.time ?? 0
+        var openTimes: [Double] = []
+        var leftAt: [AppID: Double] = [:]
+        func leave(at time: Double) {
+            if let app = foreground { leftAt[app] = time }
+        }
         for entry in trace.entries {
             let time = entry.time
             if time > stepTime {
@@ -42,6 +54,12 @@ public struct UsageProfile: Sendable, Hashable {
             switch entry.action {
             case .open(let launch), .launch(let launch):
                 close(at: time)
+                leave(at: time)
+                if let left = leftAt[launch.id], launch.id != foreground {
+                    if time - left <= 600 { reopensWithin10Minutes += 1 }
+                    if time - left <= 3600 { reopensWithinHour += 1 }
+                }
+                openTimes.append(time)
                 opens += 1
                 apps.insert(launch.id)
                 foreground = launch.id
@@ -49,6 +67,7 @@ public struct UsageProfile: Sendable, Hashable {
                 if launch.backgroundModes.contains(.audio) { audio.insert(launch.id) }
             case .home, .interruptEnd(answered: true):
                 close(at: time)
+                leave(at: time)
                 foreground = nil
             case .lock:
                 close(at: time)
@@ -67,6 +86,11 @@ public struct UsageProfile: Sendable, Hashable {
         maxConcurrentAudio = max(maxConcurrentAudio, audio.count)
         close(at: trace.entries.last?.time ?? 0)
         distinctApps = apps.count
+        if openTimes.count >= 2 {
+            let gaps = zip(openTimes.dropFirst(), openTimes).map { $0 - $1 }.sorted()
+            let middle = gaps.count / 2
+            medianSecondsBetweenOpens = gaps.count % 2 == 1 ? gaps[middle] : (gaps[middle - 1] + gaps[middle]) / 2
+        }
         nightShare = foregroundSeconds > 0 ? night / foregroundSeconds : 0
     }
 

@@ -47,6 +47,14 @@ extension Workload {
     ///         - { name: music, share: 6%, footprint: { median: 22MiB, p99: 60MiB }, backgroundMode: audio,
     ///             backgroundUse: 50%, backgroundSeconds: { median: 1500, p99: 10800 } }
     ///     launchCost: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # seconds
+    ///     appKinds:                    # a usage log's app names: a kind of user.kinds, or home
+    ///       com.example.mygame: game
+    ///       "*.bank.*": utility        # `*` is any run of characters
+    ///       com.example.launcher: home
+    ///
+    /// `appKinds` entries are looked up before the built-in table (``AppKindTable/builtIn``),
+    /// exact names before patterns; a kind must be one of the user's kinds (or, without a user,
+    /// of the built-in kinds), or `home`.
     ///
     /// - Throws: `InputError` naming the file, line, column and key path of the first problem.
     /// - Complexity: O(length of `text`)
@@ -93,6 +101,24 @@ extension Workload {
                 coldPerMiB: try seconds("coldPerMiB", workload.launchCost.coldPerMiB),
                 warmFixed: try seconds("warmFixed", workload.launchCost.warmFixed))
             try cost.finish()
+        }
+        if let kinds = try document.optionalObject("appKinds") {
+            let known = workload.user?.kinds.map(\.name) ?? AppKindTable.builtInKinds
+            var entries: [AppKindTable.Entry] = []
+            for key in kinds.keys {
+                let role = try kinds.string(key)
+                guard role == "home" || known.contains(role) else {
+                    throw kinds.error(
+                        at: kinds.optional(key)!, key: key,
+                        "expected home or a kind of the workload (\(known.joined(separator: ", "))), found \"\(role)\"")
+                }
+                guard !key.trimmingWhitespaceAndTabs().isEmpty else {
+                    throw kinds.error(at: kinds.optional(key)!, key: key, "expected an app name or pattern, found \"\"")
+                }
+                entries.append(AppKindTable.Entry(key, AppRole(role)))
+            }
+            try kinds.finish()
+            workload.appKinds = workload.appKinds.overridden(by: entries)
         }
         try document.finish()
         self = workload

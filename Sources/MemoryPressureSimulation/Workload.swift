@@ -59,6 +59,9 @@ public struct Workload: Sendable, Hashable {
     public var user: PhoneUser?
     /// How launch waits are priced.
     public var launchCost: LaunchCost
+    /// The role of each app name of a usage log (an app kind of ``user``, or the home screen):
+    /// ``AppKindTable/builtIn``, overridden by a workload file's `appKinds`.
+    public var appKinds: AppKindTable
 
     /// A workload; see each property. ``phone`` has the defaults.
     ///
@@ -69,7 +72,7 @@ public struct Workload: Sendable, Hashable {
         purgeable: LogNormal, hours: Double, popularity: Double, switchesPerHour: Double, interruptionsPerHour: Double,
         locksPerHour: Double, lockSeconds: LogNormal, viewSwitchesPerMinute: Double, growthPerMinute: Bytes,
         backgroundTaskShare: Double, backgroundTaskSeconds: Double, preload: Int, homeShare: Double,
-        user: PhoneUser? = nil, launchCost: LaunchCost = .phone
+        user: PhoneUser? = nil, launchCost: LaunchCost = .phone, appKinds: AppKindTable = .builtIn
     ) {
         self.name = name
         self.device = device
@@ -95,6 +98,7 @@ public struct Workload: Sendable, Hashable {
         self.homeShare = homeShare
         self.user = user
         self.launchCost = launchCost
+        self.appKinds = appKinds
     }
 
     /// The built-in default: one day of one person (``PhoneUser/iOS4User``) with an iPhone 4-class

@@ -73,6 +73,14 @@ struct AndroidDeviceLogTests {
             ])
     }
 
+    @Test("a run of digits too long for an epoch time is not one (found by the usage-log fuzzer)")
+    func longDigitRun() throws {
+        // 26 digits before the point overflowed Int when read as logcat's epoch time.
+        let line = "21111111111111111111111102.911000,com.google.android.youtube\n"
+        #expect(try Self.records(line).isEmpty)
+        #expect(throws: InputError.self) { try UsageLogImport.parse(line, file: "polled.csv") }
+    }
+
     @Test("a recognised line with a malformed field is an error naming the line and the tag")
     func errors() {
         #expect(

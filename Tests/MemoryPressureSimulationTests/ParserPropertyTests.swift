@@ -53,6 +53,24 @@ private let usageSeed = """
 
     """
 
+private let polledSeed = """
+    2023-12-14 13:46:39.876000,com.snapchat.android
+    2023-12-14 13:47:02.110000,com.example.nextapp
+    1970-01-01 01:00:00.000000,com.google.android.inputmethod.latin
+    2023-12-14 13:47:02.110000,com.example.nextapp
+    2023-12-14 13:46:50.000000,com.whatsapp
+
+    """
+
+private let appUsageSeed = """
+    "App name","Date","Time","Duration"
+    "Notifications envoyées (Gmail)","01/03/2024","14:47:24","0:00:00"
+    "Gmail","01/03/2024","14:47:17","0:00:04"
+    "Écran allumé (déverrouillé)","29/02/2024","14:46:53","0:00:00"
+    "App Usage","29/02/2024","14:46:59","0:00:17"
+
+    """
+
 @Suite("Properties of the trace and usage-log parsers")
 struct ParserPropertyTests {
     @Test("any edit of a trace is a trace that reads back equal, or an InputError")
@@ -83,6 +101,29 @@ struct ParserPropertyTests {
                     #expect(user.trace.entries.allSatisfy { $0.time.isFinite && $0.time >= 0 })
                     _ = try Trace(jsonLines: user.trace.jsonLines, file: "again.jsonl")
                 }
+            } catch {
+                expectShort(error)
+            }
+        }
+    }
+
+    @Test("any edit of polled samples or an App Usage export imports traces within their days, or is an InputError")
+    func realLayoutMutations() async {
+        await propertyCheck(
+            count: 500, input: Gen.int(in: 0...10_000), interestingByte.array(of: 0...12), Gen.int(in: 0...6),
+            Gen.int(in: 0...1)
+        ) { position, insertion, deleted, which in
+            let edited = mutate(
+                which == 0 ? polledSeed : appUsageSeed, at: position, inserting: insertion, deleting: deleted)
+            do {
+                let lines = { ByteLineReader(.bytes(Array(edited.utf8)), file: "log.csv", byteOrderMarks: 2) }
+                let log = try UsageLogImport.read(lines(), sampling: .day)
+                #expect(try UsageLogImport.samples(lines(), sampling: .day).map(\.label) == log.samples.map(\.label))
+                for sample in log.samples {
+                    #expect(sample.trace.entries.allSatisfy { $0.time >= 0 && $0.time < 86_400 })
+                    _ = try Trace(jsonLines: sample.trace.jsonLines, file: "again.jsonl")
+                }
+                #expect(log.rowCounts.allSatisfy { $0.count > 0 && $0.firstLine > 0 })
             } catch {
                 expectShort(error)
             }

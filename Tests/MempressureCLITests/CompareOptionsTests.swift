@@ -550,4 +550,43 @@ struct CompareOptionsTests {
         #expect(traceOut.status == 64)
         #expect(traceOut.standardError.contains("pick one with --user"))
     }
+
+    @Test("the real layouts: detected, forced with --usage-log-format, every glitch and kind reported")
+    func realLayouts() throws {
+        let polled = try runMempressure(["profile", "--usage-log", "Examples/usage/polled-samples.csv", "--seeds", "3"])
+        #expect(polled.status == 0, "\(polled.standardError)")
+        #expect(
+            polled.standardOutput.contains("usage log Examples/usage/polled-samples.csv: 2 samples (one per user-day)"))
+        for line in [
+            "polled-samples.csv: read as polled foreground samples (detected from its first line)",
+            "polled-samples.csv: 2 repeats of a row above (the same time and package) (first at line 4): skipped",
+            "polled-samples.csv: 1 rows earlier than a row above them (first at line 11): kept, placed by their time",
+            "polled-samples.csv: polled about every 409 s",
+            "polled-samples.csv: 2 app names are the home screen, not apps",
+            "polled-samples.csv: 1 of 10 app names (1 rows) have no kind in the app-kind table",
+        ] {
+            #expect(polled.standardError.contains(line), "\(line)\n\(polled.standardError)")
+        }
+        let french = try runMempressure([
+            "compare", "--usage-log", "Examples/usage/app-usage-fr.csv", "--policies", "ios4,lru", "--format", "json",
+        ])
+        #expect(french.status == 0, "\(french.standardError)")
+        #expect(
+            french.standardError.contains("app-usage-fr.csv: dates read day first (29 in the first field at line 9)"))
+        #expect(french.standardError.contains("1 rows of an unknown kind (\"Powiadomienie (…)\", with no duration)"))
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(french.standardOutput.utf8)) as? [String: Any])
+        #expect(document["samples"] as? [String] == ["app-usage-fr.csv 2024-02-29", "app-usage-fr.csv 2024-03-01"])
+        // Forced: the unquoted export read day first.
+        let forced = try runMempressure([
+            "simulate", "--usage-log", "Examples/usage/app-usage-unquoted.csv", "--usage-log-format",
+            "app-usage-day-first",
+        ])
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(forced.standardError.contains("read as an App Usage export (--usage-log-format)"))
+        #expect(forced.standardError.contains("dates read day first, as the format given says"))
+        let refused = try runMempressure(["profile", "--usage-log-format", "polled"])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("give --usage-log or drop --usage-log-format"))
+    }
 }

@@ -235,10 +235,13 @@ public struct AndroidLogParser {
                 rest(from: end)
             )
         }
-        // SECONDS.mmm (logcat -v epoch), at least 9 digits before the point
+        // SECONDS.mmm (logcat -v epoch), 9 to 11 digits before the point (more would overflow, and
+        // no time that far is a phone's)
         var end = 0
         while end < bytes.count, bytes[end] >= 48, bytes[end] <= 57 { end += 1 }
-        if end >= 9, end < bytes.count, bytes[end] == 46, let whole = digits(0, end), whole < 100_000_000_000 {
+        if end >= 9, end <= 11, end < bytes.count, bytes[end] == 46, let whole = digits(0, end),
+            whole < 100_000_000_000
+        {
             let (value, fractionEnd) = fraction(at: end)
             let day = whole / 86_400
             let civil = CivilDate(day: day)

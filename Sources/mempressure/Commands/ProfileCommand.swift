@@ -70,6 +70,20 @@ struct ProfileCommand: ParsableCommand {
                 name: "seconds per app session", key: "meanSessionSeconds",
                 published: "71.56 on average (Böhmer 2011)", values: profiles.map(\.meanSessionSeconds)),
             Figure(
+                name: "minutes between opens (median)", key: "medianMinutesBetweenOpens",
+                published: "— (no published figure checked)",
+                values: profiles.compactMap { $0.medianSecondsBetweenOpens.map { $0 / 60 } }),
+            Figure(
+                name: "reopens within 10 min (% of opens)", key: "reopenWithin10MinutesPercent",
+                published: "— (no published figure checked)",
+                values: profiles.filter { $0.opens > 0 }.map {
+                    Double($0.reopensWithin10Minutes) / Double($0.opens) * 100
+                }),
+            Figure(
+                name: "reopens within 1 h (% of opens)", key: "reopenWithinHourPercent",
+                published: "— (no published figure checked)",
+                values: profiles.filter { $0.opens > 0 }.map { Double($0.reopensWithinHour) / Double($0.opens) * 100 }),
+            Figure(
                 name: "share of use 00:00–06:00 (%)", key: "nightSharePercent",
                 published: "low: quiet nights (Böhmer 2011, usage by hour)",
                 values: profiles.map { $0.nightShare * 100 }),

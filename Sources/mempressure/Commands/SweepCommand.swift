@@ -119,6 +119,9 @@ struct SweepCommand: AsyncParsableCommand {
         if !usageLog.isEmpty && workload.maxActionsGiven != nil {
             throw ValidationError(WorkloadShapeOptions.maxActionsWithFiles("--usage-log"))
         }
+        if usageLog.isEmpty && sampling.formatGiven != nil {
+            throw ValidationError(WorkloadShapeOptions.formatWithoutUsageLog)
+        }
         if usageLog.isEmpty && sampling.given != nil {
             throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog)
         }
@@ -291,6 +294,7 @@ struct SweepCommand: AsyncParsableCommand {
         inputs: [String]
     ) throws -> Sweep {
         let files = try Self.usageLogFiles(usageLog)
+        let logFormat = sampling.format
         func malformed(_ body: () throws(InputError) -> Void) throws {
             do throws(InputError) { try body() } catch { throw CLIError.malformed(error.description) }
         }
@@ -302,7 +306,9 @@ struct SweepCommand: AsyncParsableCommand {
         for file in files {
             var samples: [(user: String, label: String)] = []
             let lines = try UsageLogFile.lines(file)
-            try malformed { () throws(InputError) in samples = try UsageLogImport.samples(lines, sampling: sample) }
+            try malformed { () throws(InputError) in
+                samples = try UsageLogImport.samples(lines, sampling: sample, format: logFormat)
+            }
             guard !samples.isEmpty else {
                 throw CLIError.malformed(
                     "\(InputFile.displayName(file)): no usable rows after the header (expected rows whose event "
@@ -338,9 +344,10 @@ struct SweepCommand: AsyncParsableCommand {
             let hours = self.workload.hours
             try malformed { () throws(InputError) in
                 log = try UsageLogImport.read(
-                    lines, workload: workload, sampling: sampling, hours: hours, keeping: { users.contains($0) })
+                    lines, workload: workload, sampling: sampling, hours: hours, format: logFormat,
+                    keeping: { users.contains($0) })
             }
-            UsageLogFile.reportSkipped(log?.skippedEvents ?? [], file: InputFile.displayName(file))
+            if let log { UsageLogFile.report(log, file: InputFile.displayName(file), forced: logFormat != nil) }
             for kept in log?.samples ?? [] {
                 if let position = index[kept.label] { traces[position] = kept.trace }
             }

@@ -30,6 +30,49 @@ enum UsageLogFile {
         }
     }
 
+    /// Writes to standard error what reading a usage log found: its layout, the skipped event
+    /// types, the rows counted by what happened to them (glitches and rows that are not app
+    /// sessions, each with its rule), what was measured about the whole log, the app names read
+    /// as the home screen and those no entry of the app-kind table matches.
+    static func report(_ log: UsageLogImport.Log, file: String, forced: Bool) {
+        let layout: String
+        switch log.format {
+        case .events: layout = "events with a header"
+        case .polledSamples: layout = "polled foreground samples"
+        case .appUsage: layout = "an App Usage export"
+        }
+        if log.format != .events {
+            StandardError.write(
+                "mempressure: \(file): read as \(layout) (\(forced ? "--usage-log-format" : "detected from its first line"))\n"
+            )
+        }
+        reportSkipped(log.skippedEvents, file: file)
+        for count in log.rowCounts {
+            StandardError.write(
+                "mempressure: \(file): \(count.count) \(count.what.escapingControlCharacters()) (first at line "
+                    + "\(count.firstLine)): \(count.rule)\n")
+        }
+        for note in log.notes { StandardError.write("mempressure: \(file): \(note)\n") }
+        if !log.homeApps.isEmpty {
+            let shown = log.homeApps.prefix(8).map { $0.escapingControlCharacters().quotedExcerpt() }
+            StandardError.write(
+                "mempressure: \(file): \(log.homeApps.count) app name\(log.homeApps.count == 1 ? " is" : "s are") the "
+                    + "home screen, not apps (the launcher, System UI, the collector): "
+                    + shown.joined(separator: ", ") + (log.homeApps.count > 8 ? ", …" : "") + "\n")
+        }
+        if !log.unmappedApps.isEmpty {
+            let rows = log.unmappedApps.reduce(0) { $0 + $1.rows }
+            let shown = log.unmappedApps.prefix(10).map {
+                "\($0.name.escapingControlCharacters().quotedExcerpt()) (\($0.rows))"
+            }
+            StandardError.write(
+                "mempressure: \(file): \(log.unmappedApps.count) of \(log.distinctApps) app names (\(rows) rows) have no "
+                    + "kind in the app-kind table, so they are sized from the workload's footprint distribution; "
+                    + "map them with appKinds in a workload file: " + shown.joined(separator: ", ")
+                    + (log.unmappedApps.count > 10 ? ", …" : "") + "\n")
+        }
+    }
+
     /// The digest of the text of the file at `path` (``SweepDefinition/digest(_:)`` of what
     /// ``InputFile/read(_:)`` returns: the bytes without one leading byte order mark), read
     /// through 64 KiB.

@@ -56,6 +56,10 @@ struct WorkloadShapeOptions: ParsableArguments {
     static let appsWithUsageLog =
         "--apps sets the app catalogue of a generated workload; a usage log's apps are the ones it names: drop --apps"
 
+    /// The refusal of `--usage-log-format` without a usage log (the option would be ignored).
+    static let formatWithoutUsageLog =
+        "--usage-log-format says how to read a usage log: give --usage-log or drop --usage-log-format"
+
     /// The refusal of `--sample` without a usage log (the option would be ignored).
     static let sampleWithoutUsageLog =
         "--sample says what one sample of a usage log is: give --usage-log or drop --sample"
@@ -152,6 +156,9 @@ struct WorkloadOptions: ParsableArguments {
         if usageLog == nil && sampling.given != nil {
             throw ValidationError(WorkloadShapeOptions.sampleWithoutUsageLog)
         }
+        if usageLog == nil && sampling.formatGiven != nil {
+            throw ValidationError(WorkloadShapeOptions.formatWithoutUsageLog)
+        }
     }
     /// `--hours`, if given.
     var hours: Double? { shape.hours }
@@ -172,11 +179,12 @@ struct WorkloadOptions: ParsableArguments {
         let log: UsageLogImport.Log
         let lines = try UsageLogFile.lines(usageLog)
         do throws(InputError) {
-            log = try UsageLogImport.read(lines, workload: workload, sampling: sample, hours: hours)
+            log = try UsageLogImport.read(
+                lines, workload: workload, sampling: sample, hours: hours, format: sampling.format)
         } catch {
             throw CLIError.malformed(error.description)
         }
-        UsageLogFile.reportSkipped(log.skippedEvents, file: InputFile.displayName(usageLog))
+        UsageLogFile.report(log, file: InputFile.displayName(usageLog), forced: sampling.format != nil)
         guard !log.samples.isEmpty else {
             throw CLIError.malformed(
                 "\(InputFile.displayName(usageLog)): no usable rows after the header (expected rows whose event "
