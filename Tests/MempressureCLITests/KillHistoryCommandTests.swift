@@ -75,4 +75,23 @@ struct KillHistoryCommandTests {
         #expect(kills[0]["time"] as? String == "10-24 14:24:06.590")
         #expect(kills[2]["memory"] as? Int == 4514 << 20)
     }
+
+    @Test("--history --live reads this machine's kernel log, or says which sources it could not read and why")
+    func thisMachine() throws {
+        let result = try runMempressure(["kill-order", "--history", "--live", "--format", "json"])
+        if result.status == 0 {
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let source = try #require(document["source"] as? String)
+            #expect(source.hasPrefix("this machine's kernel log ("), "\(source)")
+            #expect((document["lines"] as? Int ?? 0) > 0)
+        } else {
+            #expect(result.status == 66, "\(result.standardError)")
+            #expect(result.standardError.contains("cannot read this machine's kernel log: journalctl"))
+            #expect(result.standardError.contains("/dev/kmsg: "))
+        }
+        let both = try runMempressure(["kill-order", "--history", "--live", messages])
+        #expect(both.status == 64)
+        #expect(both.standardError.contains("give a log or --live, not both"))
+    }
 }

@@ -103,6 +103,19 @@ public struct LogTime: Sendable, Hashable {
                     key: Double(CivilDate.days(year: 2000, month: month + 1, day: day)) * 86_400 + seconds)
             }
         }
+        // /dev/kmsg: PRI,SEQ,MICROSECONDS,FLAGS;text — the microseconds since boot.
+        if let semicolon = bytes.firstIndex(of: 59), (48...57).contains(bytes[0]) {
+            let fields = bytes[..<semicolon].split(separator: 44, omittingEmptySubsequences: false)
+            if fields.count >= 4, fields[0...2].allSatisfy({ !$0.isEmpty && $0.allSatisfy { (48...57).contains($0) } }),
+                let micros = Double(String(decoding: fields[2], as: UTF8.self))
+            {
+                let seconds = micros / 1_000_000
+                let whole = Int(seconds)
+                let fraction = String(Int(micros) % 1_000_000)
+                let text = "[\(whole).\(String(repeating: "0", count: 6 - fraction.count) + fraction)]"
+                return LogTime(text: text, kind: .uptime, key: seconds)
+            }
+        }
         // dmesg: [ 123.456] (after a <6> level)
         var start = 0
         if bytes.first == 60, let close = bytes.prefix(6).firstIndex(of: 62) { start = close + 1 }

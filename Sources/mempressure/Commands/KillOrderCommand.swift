@@ -82,7 +82,8 @@ struct KillOrderCommand: ParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "The whole log's kill history instead of one ranking per report: a line per kill (time, killer, victim, "
+            "The whole log's kill history instead of one ranking per report (with --live: this machine's own kernel "
+                + "log, from journalctl -k, the syslog files or /dev/kmsg): a line per kill (time, killer, victim, "
                 + "pid, memory, reason, the killer's own policy's verdict), the kills per process, the log's first "
                 + "and last times and the memory the reports state. Every report kind of the log at once; - reads "
                 + "standard input (journalctl -k | mempressure kill-order --history -)."))
@@ -107,8 +108,15 @@ struct KillOrderCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
-        if live && snapshot != nil { throw ValidationError("give a snapshot or --live, not both") }
-        if !live && snapshot == nil { throw ValidationError("give a snapshot file (or --live for this machine)") }
+        if live && snapshot != nil {
+            throw ValidationError(history ? "give a log or --live, not both" : "give a snapshot or --live, not both")
+        }
+        if !live && snapshot == nil {
+            throw ValidationError(
+                history
+                    ? "give a log (- for standard input) or --live for this machine's kernel log"
+                    : "give a snapshot file (or --live for this machine)")
+        }
         if live && inputFormat != .auto && inputFormat != .snapshot {
             throw ValidationError("--input-format \(inputFormat.rawValue) reads a file, not --live")
         }
@@ -119,7 +127,6 @@ struct KillOrderCommand: ParsableCommand {
         if !history && (name != nil || since != nil || until != nil) {
             throw ValidationError("--name, --since and --until filter --history")
         }
-        if history && live { throw ValidationError("--history reads a log, not --live") }
         for (option, text) in [("--since", since), ("--until", until)] {
             if let text, Self.logTime(text) == nil {
                 throw ValidationError(
@@ -147,8 +154,8 @@ struct KillOrderCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             var file: InputFile.Rereadable?
-            if history, let path = snapshot {
-                try runHistory(try InputFile.openRereadable(path), name: InputFile.displayName(path))
+            if history {
+                try runHistory(file: try snapshot.map { try InputFile.openRereadable($0) }, name: snapshot)
                 return
             }
             if !live, let path = snapshot {
@@ -203,11 +210,20 @@ struct KillOrderCommand: ParsableCommand {
         return nil
     }
 
-    /// `kill-order --history FILE`: every kill of the log, of every kind, in one view.
-    func runHistory(_ file: InputFile.Rereadable, name source: String) throws {
+    /// `kill-order --history FILE`: every kill of the log, of every kind, in one view; with
+    /// `--live` (no file), this machine's own kernel log.
+    func runHistory(file: InputFile.Rereadable?, name path: String?) throws {
+        var source = path.map(InputFile.displayName) ?? "this machine's kernel log"
         var reader = KillHistoryReader(source: source)
-        try Self.forEachLine(file, name: source) { line, number throws(InputError) in
-            try reader.consume(line, lineNumber: number)
+        if let file {
+            try Self.forEachLine(file, name: source) { line, number throws(InputError) in
+                try reader.consume(line, lineNumber: number)
+            }
+        } else {
+            let name = try MachineKernelLog.read { line, number throws(InputError) in
+                try reader.consume(line, lineNumber: number)
+            }
+            source += " (\(name))"
         }
         var result = reader.finish()
         let since = since.flatMap(Self.logTime), until = until.flatMap(Self.logTime)

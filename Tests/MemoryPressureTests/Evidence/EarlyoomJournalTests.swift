@@ -197,3 +197,29 @@ struct EarlyoomJournalTests {
         }
     }
 }
+
+/// The times at the start of log lines, in every form the history view reads.
+@Suite("Log times")
+struct LogTimeTests {
+    @Test("syslog, ISO 8601, logcat with and without a year, dmesg and /dev/kmsg times, each with its kind and order")
+    func forms() throws {
+        let cases: [(String, String, LogTime.Kind)] = [
+            ("Jun 20 12:47:04 new-db1 kernel: [15180285.657506] x", "Jun 20 12:47:04", .syslog),
+            ("Jun  5 02:03:04 host earlyoom[1]: x", "Jun  5 02:03:04", .syslog),
+            ("2026-09-10T21:54:23-04:00 host earlyoom[904]: x", "2026-09-10T21:54:23-04:00", .calendar),
+            ("2026-10-24 14:24:06.590   710   710 I lmkd: x", "2026-10-24 14:24:06.590", .calendar),
+            ("10-24 14:24:06.590   710   710 I lowmemorykiller: x", "10-24 14:24:06.590", .monthDay),
+            ("<6>[  123.456789] lowmemorykiller: x", "[  123.456789]", .uptime),
+            ("6,1234,5678901,-;Out of memory: x", "[5.678901]", .uptime),
+        ]
+        for (line, text, kind) in cases {
+            let time = try #require(LogTime.parse(line), "\(line)")
+            #expect(time.text == text && time.kind == kind, "\(line): \(time)")
+        }
+        #expect(LogTime.parse("host systemd[1]: Started") == nil)
+        #expect(LogTime.parse("") == nil)
+        let earlier = try #require(LogTime.parse("Jun 20 12:47:04 a")),
+            later = try #require(LogTime.parse("Jul  1 00:00:00 b"))
+        #expect(earlier.key < later.key)
+    }
+}
