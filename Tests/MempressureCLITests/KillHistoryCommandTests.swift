@@ -1,5 +1,9 @@
 import Foundation
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 import TestSupport
 
 /// `kill-order --history`: a whole log's kills in one view, checked on a peer's test asset (a whole
@@ -93,5 +97,20 @@ struct KillHistoryCommandTests {
         let both = try runMempressure(["kill-order", "--history", "--live", messages])
         #expect(both.status == 64)
         #expect(both.standardError.contains("give a log or --live, not both"))
+    }
+
+    @Test("--svg draws the kills over time: a mark per kill on its process's row, the killers in a legend")
+    func timeline() throws {
+        let directory = try scratchDirectory("kill-history-svg")
+        let path = directory.appendingPathComponent("kills.svg").path
+        let result = try runMempressure(["kill-order", "--history", messages, "--svg", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let svg = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(XMLParser(data: Data(svg.utf8)).parse(), "the SVG is not well-formed XML")
+        #expect(svg.components(separatedBy: "<circle ").count - 1 == 20 + 1)  // 20 kills and the legend's one killer
+        #expect(svg.contains(">php-fpm</text>") && svg.contains(">mysqld</text>"))
+        #expect(svg.contains("<title>Jun 20 12:47:04 the kernel: mysqld</title>"))
+        let misplaced = try runMempressure(["kill-order", messages, "--svg", path])
+        #expect(misplaced.status == 64)
     }
 }

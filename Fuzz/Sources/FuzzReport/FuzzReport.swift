@@ -24,6 +24,15 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         evidence.append(report.evidence(source: "fuzz.txt"))
     }
     _ = EvidenceFormat.detect(text.split(separator: "\n").prefix(400))
+    // The whole-log history: every kind at once, with each line's time.
+    var history = KillHistoryReader(source: "fuzz.log")
+    var number = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        number += 1
+        _ = LogTime.parse(line)
+        try? history.consume(line, lineNumber: number)
+    }
+    _ = history.finish().counts
     for item in evidence {
         guard let policy = try? Policy.shipped(item.format.matchingPolicy) else { continue }
         let ranking = try? EvidenceRanking(item, policy: policy)

@@ -106,6 +106,12 @@ struct KillOrderCommand: ParsableCommand {
             "With --history: only the kills at or before this time (the forms of --since).", valueName: "time"))
     var until: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --history: also write the kills over time as an SVG timeline (a row per process name, a mark per "
+                + "kill, colored by killer).", valueName: "file"))
+    var svg: String?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
         if live && snapshot != nil {
@@ -124,8 +130,8 @@ struct KillOrderCommand: ParsableCommand {
             throw ValidationError(
                 "--policies ranks a real report's victims under other policies, not --live: use --policy")
         }
-        if !history && (name != nil || since != nil || until != nil) {
-            throw ValidationError("--name, --since and --until filter --history")
+        if !history && (name != nil || since != nil || until != nil || svg != nil) {
+            throw ValidationError("--name, --since, --until and --svg go with --history")
         }
         for (option, text) in [("--since", since), ("--until", until)] {
             if let text, Self.logTime(text) == nil {
@@ -242,6 +248,9 @@ struct KillOrderCommand: ParsableCommand {
             StandardError.write(
                 "mempressure: note: \(untimed) kill(s) left out by --since/--until: their lines carry no time of the "
                     + "form given\n")
+        }
+        if let svg {
+            try OutputFile.write(KillHistoryChart(history: result, source: source).svg, to: svg, option: "--svg")
         }
         let report = KillHistoryReport(history: result, source: source)
         switch format {
