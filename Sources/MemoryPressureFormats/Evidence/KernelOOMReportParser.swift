@@ -61,7 +61,7 @@ public struct KernelOOMReportParser {
 
     /// Every report in `text`, in order.
     ///
-    /// - Throws: `InputError` for a malformed task row or a limit passed.
+    /// - Throws: `InputError` when one report holds more than ``maximumTasks`` tasks.
     /// - Complexity: O(length of `text`)
     public static func reports(in text: String, file: String) throws(InputError) -> [KernelOOMReport] {
         var parser = KernelOOMReportParser(file: file)
@@ -73,9 +73,11 @@ public struct KernelOOMReportParser {
         return reports
     }
 
-    /// Reads line `lineNumber` (1-based) and returns the report it closed, if any.
+    /// Reads line `lineNumber` (1-based) and returns the report it closed, if any. A line inside a
+    /// task table that is no row of it (another writer's line, a row that fits no column) is
+    /// skipped and counted in the report, never a reason to refuse the log.
     ///
-    /// - Throws: `InputError` for a malformed task row or a limit passed.
+    /// - Throws: `InputError` when one report holds more than ``maximumTasks`` tasks.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
         // Outside a report, a line that can neither open one nor state totals for one is passed
