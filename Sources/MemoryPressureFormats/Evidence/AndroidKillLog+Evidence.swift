@@ -41,7 +41,7 @@ extension AndroidKillLog {
         } else {
             missing.append("each listed process's memory (an LRU list gives its adj, not its size)")
         }
-        if kills.contains(where: { $0.time != nil && !$0.time!.hasPrefix("2") && $0.time!.count < 19 }) {
+        if kills.contains(where: { kill in kill.time.flatMap { LogTime.parse($0)?.kind } == .monthDay }) {
             missing.append("the year (logcat's default time has none)")
         }
         evidence.missing = missing
