@@ -81,8 +81,15 @@ public struct AndroidKillLogParser {
         // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
         var line = line
         if line.utf8.contains(0xC2), line.contains("\u{A0}") { line = line.replacing("\u{A0}", with: " ")[...] }
+        // A line that can say nothing of a kill is passed over by its bytes alone (it ends a
+        // multi-line kill or a `-v long` header's message).
+        guard Self.markers.matches(line) || longHeader != nil else {
+            pending = nil
+            log.otherLines += 1
+            return
+        }
         // Some loggers write a message's line breaks as a literal `\x0a`.
-        if line.contains("\\x0a") {
+        if Self.escapedLineBreak.matches(line) {
             for part in line.split(separator: "\\x0a", omittingEmptySubsequences: false) {
                 read(part, lineNumber: lineNumber)
             }
@@ -103,18 +110,14 @@ public struct AndroidKillLogParser {
 
     /// What a line this parser reads holds: one of these (a superset: the line is then read in full).
     static let markers = ByteMarkers([
-        "ill", "Reclaim", "am_low_memory", "am_proc_died", "#", "has died", "signal 9", "lowmemorykiller", "lmkd",
-        "to free", "below limit", "Free memory",
+        "Kill '", "Killing ", "killinfo", "am_kill", "sigkill", "Reclaim '", "am_low_memory", "am_proc_died", "#",
+        "has died", "signal 9", "lowmemorykiller", "lmkd", "to free", "below limit", "Free memory",
     ])
 
+    /// A literal `\x0a` in a line.
+    static let escapedLineBreak = ByteMarkers(["\\x0a"])
+
     private mutating func read(_ raw: Substring, lineNumber: Int) {
-        // A line that can say nothing of a kill is passed over by its bytes alone (it ends a
-        // multi-line kill or a `-v long` header's message).
-        guard Self.markers.matches(raw) || longHeader != nil else {
-            pending = nil
-            log.otherLines += 1
-            return
-        }
         let (text, dmesgSeconds) = Self.stripped(raw)
         let (time, seconds) = Self.logcatTime(text) ?? (nil, dmesgSeconds)
         if let header = Self.longHeader(text) {

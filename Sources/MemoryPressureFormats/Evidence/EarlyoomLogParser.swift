@@ -113,8 +113,8 @@ public struct EarlyoomLogParser {
 
     /// What a line of earlyoom's holds: one of these (a superset: the line is then read in full).
     static let markers = ByteMarkers([
-        "earlyoom", "mem ", "pid ", "sending SIG", "illing process", "ow memory", "ow Memory", "Preferring",
-        "Will avoid", "selecting victim", "kill failed", "escalating", "process ",
+        "earlyoom", "mem avail", "mem total", "sending SIG", "illing process", "ow memory", "ow Memory", "Preferring",
+        "Will avoid", "selecting victim", "kill failed", "escalating", "badness", "vm_rss",
     ])
 
     /// Reads line `lineNumber` (1-based) and returns the kill it states, if any.
@@ -122,12 +122,12 @@ public struct EarlyoomLogParser {
     /// - Throws: `InputError` for a malformed process-list line or a limit passed.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> EarlyoomKill? {
-        guard Self.markers.matches(line) else { return nil }
         var message = line.hasSuffix("\r") ? line.dropLast() : line
         // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
         if message.utf8.contains(0xC2), message.contains("\u{A0}") {
             message = message.replacing("\u{A0}", with: " ")[...]
         }
+        guard Self.markers.matches(message) else { return nil }
         // The journal's or syslog's prefix (`… earlyoom[904]: `, `… earlyoom: `), a quote's `> `
         // and indentation.
         let head = message.prefix(200)

@@ -80,6 +80,9 @@ public struct KernelOOMReportParser {
     /// - Throws: `InputError` when one report holds more than ``maximumTasks`` tasks.
     /// - Complexity: O(length of the line)
     public mutating func consume(_ line: Substring, lineNumber: Int) throws(InputError) -> KernelOOMReport? {
+        // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
+        var line = line
+        if line.utf8.contains(0xC2), line.contains("\u{A0}") { line = line.replacing("\u{A0}", with: " ")[...] }
         // Outside a report, a line that can neither open one nor state totals for one is passed
         // over by its bytes alone: most lines of a long log.
         if current == nil, pendingRow == nil, heldHeader == nil, softBroken == nil, !quotedPrintable,
@@ -89,9 +92,6 @@ public struct KernelOOMReportParser {
             return nil
         }
         // A mail archive's quoted-printable text: `=3D` for `=`, and a line ending in `=` runs on.
-        var line = line
-        // A web page's copy may hold no-break spaces (U+00A0) for the blanks.
-        if line.utf8.contains(0xC2), line.contains("\u{A0}") { line = line.replacing("\u{A0}", with: " ")[...] }
         if let held = softBroken {
             softBroken = nil
             line = (held + line)[...]
@@ -259,8 +259,9 @@ public struct KernelOOMReportParser {
     /// What a line that opens a report, or states totals before one, holds: one of these (a
     /// superset: the line is then read in full).
     static let openers = ByteMarkers([
-        "oom", "pid", "ill process", "memory", "swap", "pages", "Mem-Info", "CPU: ", "Pid: ", "=3D", "Task in ",
-        "Tasks state",
+        "invoked oom-killer", "oom-kill", "Out of memory", "ill process", "pid ]", "pid  ]", "pid\t]",
+        "memory: usage", "memory+swap: usage", "swap: usage", "pages RAM", "pages reserved", "Mem-Info",
+        "Total swap", "Free swap", "CPU: ", "Pid: ", "=3D", "Task in ", "Tasks state",
     ])
 
     /// The task-table columns of every kernel generation (mm/oom_kill.c, `dump_tasks()`).

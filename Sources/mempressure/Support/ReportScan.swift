@@ -7,12 +7,12 @@ import MemoryPressureFormats
 /// ``EvidenceFormat/detect(_:)``. Memory stays at one block, whatever the file's length.
 enum ReportScan {
     /// The byte strings a line of some report holds; a hit is only a candidate.
-    static let markers: [[UInt8]] = [
+    static let markers = ByteMarkers([
         " invoked oom-killer:", "Out of memory", "Killed process ", "Tasks state (memory values",
         "earlyoom", "sending SIG", "mem avail:", "lowmemorykiller", "am_kill", "killinfo", "am_low_memory",
         "ActivityManager", "lmkd", "Process LRU list", "bug_type", "memoryStatus", "rpages", "Largest process:",
         "by OOM adjustment:",
-    ].map { Array($0.utf8) }
+    ])
 
     /// The format of the first report line in `file`, or `nil` when none is found.
     ///
@@ -44,33 +44,11 @@ enum ReportScan {
         }
     }
 
-    /// The markers by their first byte.
-    private static let byFirstByte: [[[UInt8]]] = {
-        var table = [[[UInt8]]](repeating: [], count: 256)
-        for marker in markers { table[Int(marker[0])].append(marker) }
-        return table
-    }()
-
-    /// The offset of the earliest marker in `buffer[from..<to]`: one pass, each byte looked up in
-    /// a table of the markers' first bytes, and only those markers compared there.
+    /// The offset of the earliest marker in `buffer[from..<to]`.
     private static func earliestMarker(in buffer: [UInt8], from: Int, to: Int) -> Int? {
-        buffer.withUnsafeBufferPointer { bytes -> Int? in
-            var index = from
-            while index < to {
-                let candidates = byFirstByte[Int(bytes[index])]
-                if !candidates.isEmpty {
-                    for marker in candidates where index + marker.count <= to {
-                        var matched = true
-                        for offset in 1..<marker.count where bytes[index + offset] != marker[offset] {
-                            matched = false
-                            break
-                        }
-                        if matched { return index }
-                    }
-                }
-                index += 1
-            }
-            return nil
+        guard from < to else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes in
+            markers.firstMatch(in: UnsafeBufferPointer(rebasing: bytes[from..<to])).map { $0 + from }
         }
     }
 }
