@@ -110,13 +110,7 @@ struct AppUsageExportReader {
         do throws(DelimitedText.ReadError) {
             return try records.next()
         } catch {
-            switch error {
-            case .syntax(let syntax):
-                throw InputError(
-                    file: file, line: syntax.line, column: syntax.column, path: "", message: syntax.message)
-            case .input(let input):
-                throw input
-            }
+            throw error.inputError(file: file)
         }
     }
 

@@ -32,6 +32,15 @@ struct DelimitedText {
         case syntax(SyntaxError)
         /// An input that is not UTF-8, a line over the reader's limit, or a failed read.
         case input(InputError)
+
+        /// The error as an `InputError` of `file`, a syntax error at its line and column.
+        func inputError(file: String) -> InputError {
+            switch self {
+            case .syntax(let syntax):
+                InputError(file: file, line: syntax.line, column: syntax.column, path: "", message: syntax.message)
+            case .input(let input): input
+            }
+        }
     }
 
     /// Reads records one at a time from lines (``ByteLineReader/nextRawLine()``), keeping only

@@ -189,14 +189,8 @@ public struct UsageLogReader {
         do throws(DelimitedText.ReadError) {
             return try records.next()
         } catch {
-            switch error {
-            case .syntax(let syntax):
-                syntaxFailed = true
-                throw InputError(
-                    file: file, line: syntax.line, column: syntax.column, path: "", message: syntax.message)
-            case .input(let input):
-                throw input
-            }
+            if case .syntax = error { syntaxFailed = true }
+            throw error.inputError(file: file)
         }
     }
 
