@@ -72,6 +72,8 @@ public struct KillHistoryReader {
     private var history = KillHistory()
     /// The time of each line that holds a kill marker, by line (only those lines are kept).
     private var killLineTimes: [Int: LogTime] = [:]
+    /// The policy of each report kind's killer, loaded once (`nil`: it could not be loaded).
+    private var policies: [EvidenceFormat: Policy?] = [:]
     private let source: String
 
     /// The byte strings of a line on which a kill is stated.
@@ -122,7 +124,10 @@ public struct KillHistoryReader {
         if report.snapshot != nil { history.reportsWithTable += 1 }
         if let memory = report.machineMemory, !history.memory.contains(memory) { history.memory.append(memory) }
         if let swap = report.machineSwap, !history.swap.contains(swap) { history.swap.append(swap) }
-        let policy = try? Policy.shipped(report.format.matchingPolicy)
+        if policies[report.format] == nil {
+            policies[report.format] = try? Policy.shipped(report.format.matchingPolicy)
+        }
+        let policy = policies[report.format] ?? nil
         let ranking = policy.flatMap { try? EvidenceRanking(report, policy: $0) } ?? nil
         for killed in report.killed {
             var verdict: String
