@@ -6,9 +6,10 @@
 
 import PackageDescription
 
-/// Internal consistency checks (`_checkInvariants()` at the end of every mutator) are compiled in
-/// only when the package is built with `MEMORYPRESSURE_INTERNAL_CHECKS=1` in the environment, so
-/// release builds and benchmarks never pay for them.
+/// Internal consistency checks (`_checkInvariants()` at the end of every mutator) are always on when
+/// the package is built with `MEMORYPRESSURE_INTERNAL_CHECKS=1` in the environment. A debug build
+/// without it checks when run with that variable set (`make test-checks`); release builds and
+/// benchmarks never pay for them.
 let internalChecks: [SwiftSetting] =
     Context.environment["MEMORYPRESSURE_INTERNAL_CHECKS"] == nil ? [] : [.define("MEMORYPRESSURE_INTERNAL_CHECKS")]
 
@@ -25,6 +26,14 @@ let package = Package(
         .library(name: "MemoryPressureMetrics", targets: ["MemoryPressureMetrics"]),
         .library(name: "MemoryPressureMetricsServer", targets: ["MemoryPressureMetricsServer"]),
         .executable(name: "mempressure", targets: ["mempressure"]),
+    ],
+    // TLS for the metrics endpoint (`watch --web-config`) is a trait, on by default. Building
+    // without it (`--disable-default-traits`) leaves swift-nio-ssl and its BoringSSL out of the build,
+    // which a newcomer's `make run` and the sanitizer builds do (docs/ci.md: about 140 CPU-seconds
+    // a build); `--web-config` with a `tls_server_config` then says the binary has no TLS.
+    traits: [
+        .trait(name: "TLS", description: "HTTPS for `watch --metrics-port` (swift-nio-ssl, BoringSSL)."),
+        .default(enabledTraits: ["TLS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,7 +114,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CCrypt",
             ],
@@ -123,7 +132,7 @@ let package = Package(
                 "MemoryPressureMetrics",
                 "MemoryPressureMetricsServer",
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -1,21 +1,19 @@
 // Internal consistency checks.
 
 extension IndexedHeap {
-    /// Whether mutators check every invariant (the package was built with
-    /// `MEMORYPRESSURE_INTERNAL_CHECKS=1`). Benchmarks refuse to report figures when this is true.
+    /// Whether mutators check every invariant (built with `MEMORYPRESSURE_INTERNAL_CHECKS=1`, or a
+    /// debug build run with `MEMORYPRESSURE_INTERNAL_CHECKS` in the environment). Benchmarks refuse
+    /// to report figures when this is true.
     public static var _isInternalChecksEnabled: Bool {
-        #if MEMORYPRESSURE_INTERNAL_CHECKS
-            return true
-        #else
-            return false
-        #endif
+        _internalChecksEnabled
     }
 
-    /// Checks every invariant when built with `MEMORYPRESSURE_INTERNAL_CHECKS`; does nothing otherwise.
+    /// Checks every invariant when `_internalChecksEnabled` (built with `MEMORYPRESSURE_INTERNAL_CHECKS`,
+    /// or a debug build run with it in the environment); does nothing otherwise.
     @inlinable @inline(__always)
     internal func _checkInvariants() {
-        #if MEMORYPRESSURE_INTERNAL_CHECKS
-            if let violation = _invariantViolation() {
+        #if MEMORYPRESSURE_INTERNAL_CHECKS || DEBUG
+            if _internalChecksEnabled, let violation = _invariantViolation() {
                 preconditionFailure("IndexedHeap invariant violated: \(violation)")
             }
         #endif

@@ -1,11 +1,12 @@
 // Internal consistency checks.
 
 extension IndexedTournament {
-    /// Checks every invariant when built with `MEMORYPRESSURE_INTERNAL_CHECKS`; does nothing otherwise.
+    /// Checks every invariant when `_internalChecksEnabled` (built with `MEMORYPRESSURE_INTERNAL_CHECKS`,
+    /// or a debug build run with it in the environment); does nothing otherwise.
     @inlinable @inline(__always)
     internal func _checkInvariants() {
-        #if MEMORYPRESSURE_INTERNAL_CHECKS
-            if let violation = _invariantViolation() {
+        #if MEMORYPRESSURE_INTERNAL_CHECKS || DEBUG
+            if _internalChecksEnabled, let violation = _invariantViolation() {
                 preconditionFailure("IndexedTournament invariant violated: \(violation)")
             }
         #endif

@@ -2,7 +2,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
+#if TLS
+    import NIOSSL
+#endif
 import ServiceLifecycle
 
 /// An HTTP/1.1 server on SwiftNIO that answers `GET /metrics` with a body made on each request
@@ -46,22 +48,45 @@ public final class MetricsServer: Service, Sendable {
     }
 
     /// Who may scrape: TLS, and users with passwords (the Prometheus exporters' web configuration).
+    ///
+    /// TLS exists when the package is built with its `TLS` trait (the default); without it the
+    /// server speaks plain HTTP only.
     public struct Access: Sendable {
-        /// The TLS context every connection is served with, or `nil` for plain HTTP.
-        public var tls: NIOSSLContext?
+        #if TLS
+            /// The TLS context every connection is served with, or `nil` for plain HTTP.
+            public var tls: NIOSSLContext?
+        #endif
         /// The users who may scrape, or `nil` for anyone who can connect.
         public var authenticator: BasicAuthenticator?
 
         /// Plain HTTP, open to every client that can connect.
-        public static let open = Access(tls: nil, authenticator: nil)
+        public static let open = Access(authenticator: nil)
 
-        /// Access with `tls` and `authenticator`.
+        /// Whether connections are served over TLS.
+        public var isTLS: Bool {
+            #if TLS
+                tls != nil
+            #else
+                false
+            #endif
+        }
+
+        /// Plain HTTP with `authenticator`.
         ///
         /// - Complexity: O(1)
-        public init(tls: NIOSSLContext?, authenticator: BasicAuthenticator?) {
-            self.tls = tls
+        public init(authenticator: BasicAuthenticator?) {
             self.authenticator = authenticator
         }
+
+        #if TLS
+            /// Access with `tls` and `authenticator`.
+            ///
+            /// - Complexity: O(1)
+            public init(tls: NIOSSLContext?, authenticator: BasicAuthenticator?) {
+                self.tls = tls
+                self.authenticator = authenticator
+            }
+        #endif
     }
 
     /// What a connection's handler receives when the server drains.
@@ -126,9 +151,11 @@ public final class MetricsServer: Service, Sendable {
                     _ = connections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
                 }
                 return channel.eventLoop.makeCompletedFuture {
-                    if let tls = access.tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
-                    }
+                    #if TLS
+                        if let tls = access.tls {
+                            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                        }
+                    #endif
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withPipeliningAssistance: false, withErrorHandling: false)
                     try channel.pipeline.syncOperations.addHandler(

@@ -59,11 +59,20 @@ private func webConfigFolder(days: Int = 2) throws -> URL {
     return folder
 }
 
+/// Whether the package was built with its TLS trait (the default; `--disable-default-traits` leaves it out).
+private let builtWithTLS: Bool = {
+    #if TLS
+        return true
+    #else
+        return false
+    #endif
+}()
+
 @Suite("watch --web-config: TLS and basic authentication")
 struct WebConfigTests {
     @Test(
         "a real TLS client: the right password 200, a wrong one or none 401, plain HTTP refused, no credential logged",
-        .tags(.machine), .machineDependent)
+        .tags(.machine), .machineDependent, .enabled(if: builtWithTLS))
     func tlsAndPasswords() throws {
         let folder = try webConfigFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -119,7 +128,9 @@ struct WebConfigTests {
         for secret in ["scrape-me", "$2b$10$"] { #expect(!(announced + rest).contains(secret)) }
     }
 
-    @Test("an expired certificate, a hash that is not bcrypt and an unknown key are reported at start, exit 64")
+    @Test(
+        "an expired certificate, a hash that is not bcrypt and an unknown key are reported at start, exit 64",
+        .enabled(if: builtWithTLS))
     func badConfigurations() throws {
         let expired = try webConfigFolder(days: -1)
         defer { try? FileManager.default.removeItem(at: expired) }
@@ -144,6 +155,21 @@ struct WebConfigTests {
         let typo = try runMempressure(["watch", "--metrics-port", "0", "--count", "1", "--web-config", config.path])
         #expect(typo.status == 64)
         #expect(typo.standardError.contains("client_auth_typo"), "\(typo.standardError)")
+    }
+
+    @Test(
+        "built without the TLS trait, a tls_server_config is refused at start, exit 64, saying how to get TLS",
+        .disabled(if: builtWithTLS))
+    func noTLSInThisBuild() throws {
+        let folder = try webConfigFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runMempressure([
+            "watch", "--metrics-port", "0", "--count", "1", "--web-config",
+            folder.appendingPathComponent("web.yml").path,
+        ])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("tls_server_config: this mempressure was built without TLS"))
+        #expect(result.standardError.contains("default traits"), "\(result.standardError)")
     }
 
     @Test("beyond loopback without a web configuration needs --allow-open-metrics, which warns")

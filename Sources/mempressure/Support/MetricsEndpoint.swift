@@ -35,7 +35,7 @@ final class MetricsEndpoint {
             throw CLIError.usage("--metrics-port/--metrics-address: \(error)")
         }
         let host = address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
-        let scheme = access.tls == nil ? "http" : "https"
+        let scheme = access.isTLS ? "https" : "http"
         let users = access.authenticator == nil ? "" : " (basic authentication)"
         StandardError.write(
             "mempressure: serving metrics at \(scheme)://\(host):\(server.port)\(MetricsHTTPHandler.path)\(users)\n")

@@ -2,7 +2,9 @@ import Foundation
 import MemoryPressure
 import MemoryPressureFormats
 import MemoryPressureMetricsServer
-import NIOSSL
+#if TLS
+    import NIOSSL
+#endif
 
 /// `watch --web-config FILE`: the Prometheus exporters' web configuration (exporter-toolkit's
 /// `web-config.yml`, github.com/prometheus/exporter-toolkit, docs/web-configuration.md), so an
@@ -75,90 +77,105 @@ enum WebConfigFile {
         } catch {
             throw CLIError.usage("--web-config: \(error.description)")
         }
-        let tls = try tlsFields.map { fields in
-            try Self.context(
-                certificateFile: fields.certificateFile, keyFile: fields.keyFile, clientCAFile: fields.clientCAFile,
-                authType: fields.authType, minimum: fields.minimum, maximum: fields.maximum, file: name, now: now)
-        }
-        return MetricsServer.Access(tls: tls, authenticator: users.map { BasicAuthenticator(users: $0) })
+        let authenticator = users.map { BasicAuthenticator(users: $0) }
+        #if TLS
+            let tls = try tlsFields.map { fields in
+                try Self.context(
+                    certificateFile: fields.certificateFile, keyFile: fields.keyFile, clientCAFile: fields.clientCAFile,
+                    authType: fields.authType, minimum: fields.minimum, maximum: fields.maximum, file: name, now: now)
+            }
+            return MetricsServer.Access(tls: tls, authenticator: authenticator)
+        #else
+            if tlsFields != nil {
+                throw CLIError.usage(
+                    "--web-config: \(name): tls_server_config: this mempressure was built without TLS (the "
+                        + "package's TLS trait was disabled); build it with its default traits "
+                        + "(`swift build -c release --product mempressure`, `make install`), or leave "
+                        + "tls_server_config out to serve plain HTTP")
+            }
+            return MetricsServer.Access(authenticator: authenticator)
+        #endif
     }
 
-    /// The TLS context of a `tls_server_config`.
-    private static func context(
-        certificateFile: String, keyFile: String, clientCAFile: String?, authType: String, minimum: String?,
-        maximum: String?, file: String, now: Date
-    ) throws -> NIOSSLContext {
-        func versions(_ text: String?, field: String) throws -> TLSVersion? {
-            guard let text else { return nil }
-            switch text {
-            case "TLS10": return .tlsv1
-            case "TLS11": return .tlsv11
-            case "TLS12": return .tlsv12
-            case "TLS13": return .tlsv13
+    #if TLS
+        /// The TLS context of a `tls_server_config`.
+        private static func context(
+            certificateFile: String, keyFile: String, clientCAFile: String?, authType: String, minimum: String?,
+            maximum: String?, file: String, now: Date
+        ) throws -> NIOSSLContext {
+            func versions(_ text: String?, field: String) throws -> TLSVersion? {
+                guard let text else { return nil }
+                switch text {
+                case "TLS10": return .tlsv1
+                case "TLS11": return .tlsv11
+                case "TLS12": return .tlsv12
+                case "TLS13": return .tlsv13
+                default:
+                    throw CLIError.usage(
+                        "--web-config: \(file): tls_server_config.\(field): expected TLS10, TLS11, TLS12 or TLS13, found \(text.quotedExcerpt())"
+                    )
+                }
+            }
+            let chain: [NIOSSLCertificate]
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(certificateFile)
+            } catch {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.cert_file \(certificateFile): cannot be loaded as a PEM certificate (\(error))"
+                )
+            }
+            guard let leaf = chain.first else {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.cert_file \(certificateFile): holds no certificate")
+            }
+            let seconds = time_t(now.timeIntervalSince1970)
+            if leaf.notValidAfter < seconds {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.cert_file \(certificateFile): the certificate expired on "
+                        + "\(Self.date(leaf.notValidAfter)); renew it")
+            }
+            if leaf.notValidBefore > seconds {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.cert_file \(certificateFile): the certificate is not valid "
+                        + "before \(Self.date(leaf.notValidBefore))")
+            }
+            let key: NIOSSLPrivateKey
+            do {
+                key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
+            } catch {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config.key_file \(keyFile): cannot be loaded as a PEM private key (\(error))"
+                )
+            }
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+            configuration.minimumTLSVersion = try versions(minimum, field: "min_version") ?? .tlsv12
+            if let maximum = try versions(maximum, field: "max_version") { configuration.maximumTLSVersion = maximum }
+            switch authType {
+            case "NoClientCert":
+                configuration.certificateVerification = .none
+            case "RequireAndVerifyClientCert":
+                guard let clientCAFile else {
+                    throw CLIError.usage(
+                        "--web-config: \(file): tls_server_config.client_auth_type \(authType) needs client_ca_file")
+                }
+                configuration.certificateVerification = .noHostnameVerification
+                configuration.trustRoots = .file(clientCAFile)
             default:
                 throw CLIError.usage(
-                    "--web-config: \(file): tls_server_config.\(field): expected TLS10, TLS11, TLS12 or TLS13, found \(text.quotedExcerpt())"
+                    "--web-config: \(file): tls_server_config.client_auth_type: expected NoClientCert or "
+                        + "RequireAndVerifyClientCert (the others are not supported), found \(authType.quotedExcerpt())"
+                )
+            }
+            do {
+                return try NIOSSLContext(configuration: configuration)
+            } catch {
+                throw CLIError.usage(
+                    "--web-config: \(file): tls_server_config: the certificate and key do not make a TLS context (\(error))"
                 )
             }
         }
-        let chain: [NIOSSLCertificate]
-        do {
-            chain = try NIOSSLCertificate.fromPEMFile(certificateFile)
-        } catch {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): cannot be loaded as a PEM certificate (\(error))"
-            )
-        }
-        guard let leaf = chain.first else {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): holds no certificate")
-        }
-        let seconds = time_t(now.timeIntervalSince1970)
-        if leaf.notValidAfter < seconds {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): the certificate expired on "
-                    + "\(Self.date(leaf.notValidAfter)); renew it")
-        }
-        if leaf.notValidBefore > seconds {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.cert_file \(certificateFile): the certificate is not valid "
-                    + "before \(Self.date(leaf.notValidBefore))")
-        }
-        let key: NIOSSLPrivateKey
-        do {
-            key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
-        } catch {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.key_file \(keyFile): cannot be loaded as a PEM private key (\(error))"
-            )
-        }
-        var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-        configuration.minimumTLSVersion = try versions(minimum, field: "min_version") ?? .tlsv12
-        if let maximum = try versions(maximum, field: "max_version") { configuration.maximumTLSVersion = maximum }
-        switch authType {
-        case "NoClientCert":
-            configuration.certificateVerification = .none
-        case "RequireAndVerifyClientCert":
-            guard let clientCAFile else {
-                throw CLIError.usage(
-                    "--web-config: \(file): tls_server_config.client_auth_type \(authType) needs client_ca_file")
-            }
-            configuration.certificateVerification = .noHostnameVerification
-            configuration.trustRoots = .file(clientCAFile)
-        default:
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config.client_auth_type: expected NoClientCert or "
-                    + "RequireAndVerifyClientCert (the others are not supported), found \(authType.quotedExcerpt())")
-        }
-        do {
-            return try NIOSSLContext(configuration: configuration)
-        } catch {
-            throw CLIError.usage(
-                "--web-config: \(file): tls_server_config: the certificate and key do not make a TLS context (\(error))"
-            )
-        }
-    }
+    #endif
 
     /// `2026-11-24 20:13:25 UTC`.
     private static func date(_ time: time_t) -> String {
