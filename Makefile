@@ -8,9 +8,11 @@ PREFIX ?= /usr/local
 deps:
 	scripts/install-deps.sh
 
-# The main job: every shipped policy on the built-in phone workload, side by side.
+# The main job: every shipped policy on the built-in phone workload, side by side. Built without the
+# TLS trait (compare serves nothing), which leaves swift-nio-ssl's BoringSSL out of a first build;
+# `make install` builds the binary with TLS.
 run: deps
-	swift run -c release mempressure compare
+	swift run -c release --disable-default-traits mempressure compare
 
 # The test suite, except the machine-dependent tests (tag `machine`: live /proc, earlyoom, child
 # processes holding hundreds of MiB), which `make test-machine` runs.
@@ -30,12 +32,13 @@ test-machine: deps
 test-release: deps
 	MEMORYPRESSURE_CHURN=10000000 swift test -c release --scratch-path .build-release
 
-# Everything built with MEMORYPRESSURE_INTERNAL_CHECKS (every mutation of the heap and the engine
-# checks every invariant, O(n) each), in its own scratch folder; the heap's and the engine's tests
-# run on that build (the other targets only drive them through the same code).
+# The heap's and the engine's suites with every invariant checked after every mutation (O(n)
+# each), on `make test`'s own debug build: in a debug build the checks follow the
+# MEMORYPRESSURE_INTERNAL_CHECKS environment variable (Sources/IndexedHeapModule/InternalChecks.swift),
+# so no second build is needed. The other targets only drive the same code.
 test-checks: deps
-	MEMORYPRESSURE_INTERNAL_CHECKS=1 swift build --build-tests --scratch-path .build-checks
-	MEMORYPRESSURE_INTERNAL_CHECKS=1 swift test --skip-build --scratch-path .build-checks --filter "IndexedHeapModuleTests|MemoryPressureTests"
+	swift build --build-tests
+	MEMORYPRESSURE_INTERNAL_CHECKS=1 swift test --skip-build --filter "IndexedHeapModuleTests|MemoryPressureTests"
 
 # Every benchmark (separate package; see Benchmarks/README.md).
 benchmarks: deps
@@ -48,9 +51,10 @@ install: deps
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$(swift build -c release --show-bin-path)/mempressure" "$(PREFIX)/bin/mempressure"
 
-# Every parser fuzzed for a minute each (libFuzzer; scripts/fuzz.sh TARGET SECONDS for one).
+# Every parser fuzzed for a minute each, as many at once as there are cores (libFuzzer;
+# scripts/fuzz.sh TARGET SECONDS for one).
 fuzz: deps
-	for target in policy snapshot trace workload usage-log sweep report; do scripts/fuzz.sh $$target 60 || exit 1; done
+	scripts/fuzz.sh all 60
 
 # The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
 sanitizers: deps

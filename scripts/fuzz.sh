@@ -8,12 +8,35 @@
 # Fuzz/.build/corpus/TARGET between runs. A crash, a leak, a timeout (a hang) or running out of
 # memory stops the run with a non-zero exit and leaves the input in Fuzz/findings/: make it a
 # regression test. The last line printed is "TARGET: N executions in S s".
+#
+#   scripts/fuzz.sh all SECONDS
+# builds every fuzzer once, then fuzzes every target SECONDS each, as many at a time as the machine
+# has cores (each libFuzzer process uses one), so `make fuzz` spends its minutes fuzzing, not
+# waiting: each target still gets SECONDS of one core. Every target's output is printed when all
+# have ended; any failure fails the whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh policy|snapshot|trace|workload|usage-log|sweep|report SECONDS}"
+target="${1:?usage: scripts/fuzz.sh all|policy|snapshot|trace|workload|usage-log|sweep|report SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+
+if [ "$target" = all ]; then
+    (cd Fuzz && swift build "${flags[@]}" >&2)
+    logs="$(mktemp -d)"
+    trap 'rm -rf "$logs"' EXIT
+    targets=(policy snapshot trace workload usage-log sweep report)
+    cores="$(nproc)"
+    failed=0
+    for name in "${targets[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$cores" ]; do wait -n || failed=1; done
+        MEMORYPRESSURE_FUZZ_BUILT=1 "$0" "$name" "$seconds" "$@" >"$logs/$name" 2>&1 &
+    done
+    while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+    for name in "${targets[@]}"; do cat "$logs/$name"; done
+    exit "$failed"
+fi
 
 case "$target" in
     policy) product=FuzzPolicy; seeds=(policies/*.yaml Examples/policies/*.yaml) ;;
@@ -27,9 +50,11 @@ case "$target" in
     *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;
 esac
 
-# The fuzzer build has its own scratch folder, so it never disturbs the package's own builds.
-(cd Fuzz && swift build -c release --product "$product" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2)
+# The fuzzer build has its own scratch folder, so it never disturbs the package's own builds
+# (`all` has built every fuzzer already).
+if [ -z "${MEMORYPRESSURE_FUZZ_BUILT:-}" ]; then
+    (cd Fuzz && swift build "${flags[@]}" --product "$product" >&2)
+fi
 binary="Fuzz/.build/release/$product"
 
 corpus="Fuzz/.build/corpus/$target"

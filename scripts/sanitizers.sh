@@ -1,37 +1,46 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer (release build) and ThreadSanitizer (debug build),
-# each in its own scratch folder so the package's normal build is left alone:
+# The test suites under AddressSanitizer (release build) and ThreadSanitizer (debug build), each in
+# its own scratch folder so the package's normal build is left alone:
 #   scripts/sanitizers.sh [address|thread]   (default: both)
-# A sanitizer report fails the run. ProcessStatisticsTests are skipped: they check that malloc
-# is jemalloc's, and a sanitizer's allocator replaces it. The command-line suites
-# (MempressureCLITests: golden files, help and table text, each test a child process of the
-# tool) are skipped too: what they drive is the library code the other suites run in-process, and
-# under a sanitizer each child process cost minutes of CI (docs/ci.md); `make test` runs them.
+# A sanitizer report fails the run.
+#
+# What runs (docs/ci.md, "Where each suite runs"):
+# - AddressSanitizer, release: every suite but the command-line ones, with the 10-million-id churn
+#   of LongRunTests. This is also CI's release run: the optimizer-sensitive code (the heaps, the
+#   unsafe buffers of the readers) runs optimized, where a memory error has the most room to show.
+# - ThreadSanitizer, debug: the same suites (the concurrent fronts, the NIO server, the readers,
+#   the engine), with the churn's short form.
+# Left out of both: ProcessStatisticsTests, which check that malloc is jemalloc's (a sanitizer's
+# allocator replaces it), and the command-line suites (MempressureCLITests: golden files, help and
+# table text, each test a child process of the tool), which drive the library code the other suites
+# run in-process, and cost minutes a test under a sanitizer; `make test` runs them. Both builds
+# leave out the TLS trait: no suite run here exercises TLS (the TLS tests are command-line tests),
+# and BoringSSL would be compiled twice more for nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 which="${1:-both}"
-# The machine-dependent tests run too; the churn test runs its short form.
-export MEMORYPRESSURE_MACHINE_TESTS=1 MEMORYPRESSURE_CHURN=20000
+export MEMORYPRESSURE_MACHINE_TESTS=1
+runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
+skips=(--skip ProcessStatisticsTests --skip MempressureCLITests)
 if [ "$which" = address ] || [ "$which" = both ]; then
-    echo "== AddressSanitizer (release)"
+    echo "== AddressSanitizer (release, the 10-million-id churn)"
     # libjemalloc exports C++ operator new/delete; swiftc links ASan's runtime without its C++
     # part, so new would go to jemalloc and delete to ASan ("bad-free"). Linking ASan's C++
     # runtime into every executable, exported, keeps both halves in ASan.
-    runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
     cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.asan_cxx-x86_64.a | head -n 1)"
-    flags=(-c release -Xswiftc -sanitize=address -Xswiftc -enable-testing --scratch-path .build-asan
-        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive
-        -Xlinker "--dynamic-list=$cxx.syms")
-    swift build "${flags[@]}"
-    ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test "${flags[@]}" --skip ProcessStatisticsTests \
-        --skip MempressureCLITests
+    flags=(-c release --disable-default-traits -Xswiftc -sanitize=address -Xswiftc -enable-testing
+        --scratch-path .build-asan
+        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms")
+    swift build --build-tests "${flags[@]}"
+    MEMORYPRESSURE_CHURN="${MEMORYPRESSURE_CHURN:-10000000}" ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 \
+        swift test --skip-build "${flags[@]}" "${skips[@]}"
 fi
 if [ "$which" = thread ] || [ "$which" = both ]; then
     echo "== ThreadSanitizer (debug)"
-    runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
     cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.tsan_cxx-x86_64.a | head -n 1)"
-    TSAN_OPTIONS=halt_on_error=1 swift test -Xswiftc -sanitize=thread --scratch-path .build-tsan --skip ProcessStatisticsTests \
-        --skip MempressureCLITests \
-        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms"
+    flags=(--disable-default-traits -Xswiftc -sanitize=thread --scratch-path .build-tsan
+        -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms")
+    swift build --build-tests "${flags[@]}"
+    MEMORYPRESSURE_CHURN=20000 TSAN_OPTIONS=halt_on_error=1 swift test --skip-build "${flags[@]}" "${skips[@]}"
 fi
