@@ -48,7 +48,8 @@ struct CompareCommand: AsyncParsableCommand {
                 + "that also prewarms the app opened next), informed the one told "
                 + "each generated user's true app weights; all three keep ios4's lifecycle, and oracle@P, "
                 + "oracle-prewarm@P and informed@P keep that of the policy P (a name or a file) instead "
-                + "(informed@P prices a kill by P's horizon too). "
+                + "(informed@P prices a kill by P's horizon too); predictive@P is P with predictive's learnt "
+                + "victim choice (and, where P compresses, what reclaim compresses first), the learner oracle@P bounds. "
                 + "(default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
@@ -223,7 +224,7 @@ struct CompareCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrorsAsync {
             let chosen = try (policyNames.isEmpty ? Self.defaultPolicies : policyNames).map {
-                try PolicyOption.load($0, allowsInformed: true)
+                try PolicyOption.load($0, allowsInformed: true, option: "--policies")
             }
             if chosen.contains(where: Informed.isInformed)
                 && (!trace.isEmpty || eventLog != nil || workload.usageLog != nil)

@@ -293,7 +293,7 @@ struct KillOrderCommand: ParsableCommand {
         let policy = try PolicyOption.refusingClairvoyant(
             try policy.resolve(defaultName: evidenceFormat.matchingPolicy), in: "kill-order")
         let others = try (policies.map(Self.policyNames) ?? []).map {
-            try PolicyOption.refusingClairvoyant(try PolicyOption.load($0), in: "kill-order")
+            try PolicyOption.refusingClairvoyant(try PolicyOption.load($0, option: "--policies"), in: "kill-order")
         }
         var reports: [KillOrderReport] = []
         for (offset, item) in evidence.enumerated() {

@@ -36,15 +36,19 @@ struct PolicyCommand: ParsableCommand {
             discussion: """
                 The clairvoyant references (oracle, oracle-prewarm, oracle@P) are shown too: their \
                 lifecycle, under a comment saying that their bands' order (by what the trace does \
-                next) is set in code, so that YAML does not load back.
+                next) is set in code, so that YAML does not load back. predictive@P (policy P with \
+                predictive's learnt victim choice) is an ordinary policy: its YAML loads back.
                 """)
 
-        @Argument(help: "A shipped policy's name, a reference such as oracle@jetsam, or a policy file.")
+        @Argument(
+            help:
+                "A shipped policy's name, a reference such as oracle@jetsam, a layered policy such as predictive@jetsam-compressor, or a policy file."
+        )
         var policy: String
 
         func run() throws {
             try reportingErrors {
-                let loaded = try PolicyOption.load(policy)
+                let loaded = try PolicyOption.load(policy, option: "policy show")
                 let note =
                     Oracle.isClairvoyant(loaded)
                     ? "# \(loaded.name) orders its bands by what the trace does next (externalScore, set in code): "

@@ -32,7 +32,8 @@ struct SweepCommand: AsyncParsableCommand {
         parsing: .upToNextOption,
         help: ArgumentHelp(
             "Policies, comma-separated names or files; oracle is the clairvoyant reference with ios4's lifecycle, "
-                + "oracle@P the one with the lifecycle of the policy P (a name or a file). (default: every shipped policy and oracle)",
+                + "oracle@P the one with the lifecycle of the policy P (a name or a file), predictive@P P with "
+                + "predictive's learnt victim choice. (default: every shipped policy and oracle)",
             valueName: "a,b,…"))
     var policies: [String] = []
 
@@ -152,7 +153,7 @@ struct SweepCommand: AsyncParsableCommand {
             var inputs = ["version=\(MemoryPressureVersion.current)"]
             if let sweepFile { inputs.append("sweep=\(SweepDefinition.digest(try InputFile.read(sweepFile)))") }
             let names = policyNames.isEmpty ? (file?.policies ?? CompareCommand.defaultPolicies) : policyNames
-            let chosen = try names.map { try PolicyOption.load($0) }
+            let chosen = try names.map { try PolicyOption.load($0, option: "--policies") }
             for file in names.compactMap(PolicyOption.file(of:)) {
                 inputs.append("policy=\(SweepDefinition.digest(try InputFile.read(file)))")
             }
