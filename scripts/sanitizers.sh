@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suites under AddressSanitizer (release build) and ThreadSanitizer (debug build), each in
 # its own scratch folder so the package's normal build is left alone:
-#   scripts/sanitizers.sh [address|thread]   (default: both)
-# A sanitizer report fails the run.
+#   scripts/sanitizers.sh [address|thread|both] [build|test|all]   (default: both all)
+# A sanitizer report fails the run. `build` only compiles, `test` only runs what was compiled
+# (CI runs AddressSanitizer's tests while ThreadSanitizer's build compiles: .ci/run).
 #
 # What runs (docs/ci.md, "Where each suite runs"):
 # - AddressSanitizer, release: every suite but the command-line ones, with the 10-million-id churn
@@ -20,6 +21,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 which="${1:-both}"
+phase="${2:-all}"
+case "$which" in address | thread | both) ;; *) echo "expected address, thread or both, found $which" >&2; exit 64 ;; esac
+case "$phase" in build | test | all) ;; *) echo "expected build, test or all, found $phase" >&2; exit 64 ;; esac
 export MEMORYPRESSURE_MACHINE_TESTS=1
 runtime="$(dirname "$(dirname "$(command -v swiftc)")")/lib/clang"
 skips=(--skip ProcessStatisticsTests --skip MempressureCLITests)
@@ -32,15 +36,16 @@ if [ "$which" = address ] || [ "$which" = both ]; then
     flags=(-c release --disable-default-traits -Xswiftc -sanitize=address -Xswiftc -enable-testing
         --scratch-path .build-asan
         -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms")
-    swift build --build-tests "${flags[@]}"
-    MEMORYPRESSURE_CHURN="${MEMORYPRESSURE_CHURN:-10000000}" ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 \
-        swift test --skip-build "${flags[@]}" "${skips[@]}"
+    [ "$phase" = test ] || swift build --build-tests "${flags[@]}"
+    [ "$phase" = build ] || MEMORYPRESSURE_CHURN="${MEMORYPRESSURE_CHURN:-10000000}" \
+        ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test --skip-build "${flags[@]}" "${skips[@]}"
 fi
 if [ "$which" = thread ] || [ "$which" = both ]; then
     echo "== ThreadSanitizer (debug)"
     cxx="$(ls "$runtime"/*/lib/linux/libclang_rt.tsan_cxx-x86_64.a | head -n 1)"
     flags=(--disable-default-traits -Xswiftc -sanitize=thread --scratch-path .build-tsan
         -Xlinker --whole-archive -Xlinker "$cxx" -Xlinker --no-whole-archive -Xlinker "--dynamic-list=$cxx.syms")
-    swift build --build-tests "${flags[@]}"
-    MEMORYPRESSURE_CHURN=20000 TSAN_OPTIONS=halt_on_error=1 swift test --skip-build "${flags[@]}" "${skips[@]}"
+    [ "$phase" = test ] || swift build --build-tests "${flags[@]}"
+    [ "$phase" = build ] || MEMORYPRESSURE_CHURN=20000 TSAN_OPTIONS=halt_on_error=1 \
+        swift test --skip-build "${flags[@]}" "${skips[@]}"
 fi
