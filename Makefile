@@ -28,7 +28,9 @@ check: format-check docs-check test
 test-machine: deps
 	MEMORYPRESSURE_MACHINE_TESTS=1 swift test --filter "$$(scripts/machine-test-suites.sh)"
 
-# The whole suite built for release (optimizer on), with the 10-million-id churn of LongRunTests.
+# The whole suite built for release (optimizer on), with the 10-million-id churn of LongRunTests,
+# the command-line suites included. CI's release run is AddressSanitizer's release build instead
+# (scripts/sanitizers.sh), which runs every suite but the command-line ones, with the same churn.
 test-release: deps
 	MEMORYPRESSURE_CHURN=10000000 swift test -c release --scratch-path .build-release
 
@@ -56,7 +58,8 @@ install: deps
 fuzz: deps
 	scripts/fuzz.sh all 60
 
-# The test suite under AddressSanitizer and ThreadSanitizer (scripts/sanitizers.sh).
+# The suites under AddressSanitizer (release, the 10-million-id churn) and ThreadSanitizer (debug),
+# without the TLS trait and the command-line suites (scripts/sanitizers.sh says why).
 sanitizers: deps
 	scripts/sanitizers.sh
 
