@@ -5,9 +5,9 @@
 /// looked up in a 256-entry table of the strings' first bytes, and only the strings starting with
 /// it are compared there. A long text (a block of a log) is searched eight bytes at a time
 /// (``firstMatch(in:)``): every second position's three bytes are hashed into a 65,536-entry
-/// table of the three-byte windows at offsets 0 and 1 of every string of four bytes or more, and
-/// the strings of one to three bytes are found by their first byte with word-at-a-time tests; only
-/// a hit is compared in full.
+/// table of the three-byte windows at offsets 0 and 1 of every string of four bytes or more
+/// (whatever a string's start, one of them is probed), and the strings of one to three bytes are found by their first byte with word-at-a-time
+/// tests; only a hit is compared in full.
 package struct ByteMarkers: Sendable {
     /// The markers, as given (empty strings left out).
     package let strings: [String]
@@ -22,10 +22,13 @@ package struct ByteMarkers: Sendable {
     /// offset in it of the window.
     private let bucketStarts: [Int]
     private let probes: [(marker: Int, offset: Int)]
-    /// The first bytes (ASCII) of the markers shorter than four bytes, and whether one of them
+    /// The first bytes (ASCII) of the markers shorter than four bytes, each repeated in the eight
+    /// bytes of a word (one to three: the first repeated; or more), and whether one of them
     /// starts with a byte that is not ASCII.
-    private let shortFirstBytes: [UInt8]
+    private let shortWords: [UInt64]
     private let shortStartsHigh: Bool
+    /// The largest offset of a hashed window in its marker.
+    private let farthestWindow: Int
 
     /// A text shorter than this is searched a byte at a time.
     static let wordSearchLength = 64
@@ -41,6 +44,7 @@ package struct ByteMarkers: Sendable {
         var lists: [Int: [(marker: Int, offset: Int)]] = [:]
         var shortFirstBytes: [UInt8] = []
         var shortStartsHigh = false
+        let farthestWindow = 1
         for (index, marker) in markers.enumerated() {
             let utf8 = Array(marker.utf8)
             starts[Int(utf8[0])] = true
@@ -56,7 +60,9 @@ package struct ByteMarkers: Sendable {
                 }
                 continue
             }
-            for offset in 0..<2 {
+            // The windows at offsets 0 and 1: one of them is probed, whatever the marker's start.
+            // (Choosing the pair least like common English text made no difference on a syslog.)
+            for offset in 0...1 {
                 let window = UInt32(utf8[offset]) | UInt32(utf8[offset + 1]) << 8 | UInt32(utf8[offset + 2]) << 16
                 lists[Self.hash(window), default: []].append((index, offset))
             }
@@ -84,8 +90,11 @@ package struct ByteMarkers: Sendable {
         self.windows = windows
         self.bucketStarts = bucketStarts
         self.probes = bucketLists.flatMap { $0 }
-        self.shortFirstBytes = shortFirstBytes
+        var shortWords = shortFirstBytes.map { 0x0101_0101_0101_0101 &* UInt64($0) }
+        while !shortWords.isEmpty && shortWords.count < 3 { shortWords.append(shortWords[0]) }
+        self.shortWords = shortWords
         self.shortStartsHigh = shortStartsHigh
+        self.farthestWindow = farthestWindow
     }
 
     /// The markers of every set in `sets`, as one set.
@@ -120,32 +129,58 @@ package struct ByteMarkers: Sendable {
             return firstMatchByByte(in: text, starts: 0..<text.count)
         }
         let count = text.count
-        return windows.withUnsafeBufferPointer { windows -> Int? in
-            var word = 0
-            // Each step reads the 8 bytes at `word` and the 3-byte windows at its even offsets (up
-            // to `word + 9`).
-            while word + 16 <= count {
-                var probe = word
-                while probe < word + 8 {
-                    let window = UInt32(truncatingIfNeeded: ByteWords.load(base, probe))
-                    let bucket = windows[Self.hash(window)]
-                    if bucket != 0, let start = verify(bucket: Int(bucket), at: probe, in: text) {
-                        return earliest(before: start, in: text)
+        let found: Int? = windows.withUnsafeBufferPointer { windows in
+            shortWords.withUnsafeBufferPointer { shortWords in
+                let windows = windows.baseAddress!
+                let highMask = shortStartsHigh ? ByteWords.high : 0
+                let hasShort = shortStartsHigh || !shortWords.isEmpty
+                let (short0, short1, short2) =
+                    shortWords.count == 3 ? (shortWords[0], shortWords[1], shortWords[2]) : (0, 0, 0)
+                var word = 0
+                // Each step reads the 8 bytes at `word` and the 3-byte windows at its even offsets
+                // (up to `word + 13`).
+                while word &+ 16 <= count {
+                    let bytes = ByteWords.load(base, word)
+                    let next = ByteWords.load(base, word &+ 8)
+                    let b0 = windows[Self.hash(UInt32(truncatingIfNeeded: bytes))]
+                    let b2 = windows[Self.hash(UInt32(truncatingIfNeeded: bytes >> 16))]
+                    let b4 = windows[Self.hash(UInt32(truncatingIfNeeded: bytes >> 32))]
+                    let b6 = windows[Self.hash(UInt32(truncatingIfNeeded: bytes >> 48 | next << 16))]
+                    if b0 | b2 | b4 | b6 != 0 {
+                        if b0 != 0, let start = verify(bucket: Int(b0), at: word, in: text) { return start }
+                        if b2 != 0, let start = verify(bucket: Int(b2), at: word &+ 2, in: text) { return start }
+                        if b4 != 0, let start = verify(bucket: Int(b4), at: word &+ 4, in: text) { return start }
+                        if b6 != 0, let start = verify(bucket: Int(b6), at: word &+ 6, in: text) { return start }
                     }
-                    probe &+= 2
+                    if hasShort {
+                        var hits = bytes & highMask
+                        if shortWords.count == 3 {
+                            hits |=
+                                ByteWords.equal(bytes, repeated: short0) | ByteWords.equal(bytes, repeated: short1)
+                                | ByteWords.equal(bytes, repeated: short2)
+                        } else {
+                            for short in shortWords { hits |= ByteWords.equal(bytes, repeated: short) }
+                        }
+                        while hits != 0 {
+                            let start = word &+ hits.trailingZeroBitCount / 8
+                            hits &= hits &- 1
+                            if let found = firstMatchByByte(in: text, starts: start..<start + 1) { return found }
+                        }
+                    }
+                    word &+= 8
                 }
-                if let start = shortMarker(inWordAt: word, of: text) {
-                    return earliest(before: start, in: text)
-                }
-                word &+= 8
+                // The rest a byte at a time, from the first start whose windows the words did not
+                // all probe.
+                let tail = max(0, word - 1 - farthestWindow)
+                return firstMatchByByte(in: text, starts: tail..<count).map { -1 - $0 }
             }
-            // The rest a byte at a time, from the last start the words did not cover.
-            return firstMatchByByte(in: text, starts: max(0, word - 1)..<count)
         }
+        guard let found else { return nil }
+        // A match of the tail is final; one of the words may follow one a few bytes earlier.
+        return found < 0 ? -1 - found : earliest(before: found, in: text)
     }
 
     /// The start of a marker whose window sits at `probe` in `bucket`'s probes, or `nil`.
-    @inline(__always)
     private func verify(bucket: Int, at probe: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
         for index in bucketStarts[bucket]..<bucketStarts[bucket + 1] {
             let (marker, offset) = probes[index]
@@ -155,25 +190,10 @@ package struct ByteMarkers: Sendable {
         return nil
     }
 
-    /// The start of a marker shorter than four bytes in the 8 bytes at `word`, or `nil`.
-    @inline(__always)
-    private func shortMarker(inWordAt word: Int, of text: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !shortFirstBytes.isEmpty || shortStartsHigh, let base = text.baseAddress else { return nil }
-        let bytes = ByteWords.load(base, word)
-        var hits: UInt64 = shortStartsHigh ? bytes & ByteWords.high : 0
-        for byte in shortFirstBytes { hits |= ByteWords.equal(bytes, byte) }
-        while hits != 0 {
-            let start = word + hits.trailingZeroBitCount / 8
-            hits &= hits &- 1
-            if let found = firstMatchByByte(in: text, starts: start..<start + 1) { return found }
-        }
-        return nil
-    }
-
-    /// The earliest start of a marker in `text` at or before `start`, where one starts: a match
-    /// found by the word search may be preceded by one found a few bytes later in its order.
+    /// The earliest start of a marker in `text` at or before `start`: a match found by the word
+    /// search may be preceded by one whose window lies a few bytes further on.
     private func earliest(before start: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
-        firstMatchByByte(in: text, starts: max(0, start - 16)..<start) ?? start
+        firstMatchByByte(in: text, starts: max(0, start - 16 - farthestWindow)..<start) ?? start
     }
 
     /// Whether marker `marker` occurs at `start` of `text`.

@@ -11,7 +11,13 @@ enum ByteWords {
     /// from a borrow between bytes).
     @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        equal(word, repeated: 0x0101_0101_0101_0101 &* UInt64(byte))
+    }
+
+    /// ``equal(_:_:)`` with the byte given repeated in each byte of `repeated`.
+    @inline(__always)
+    static func equal(_ word: UInt64, repeated: UInt64) -> UInt64 {
+        let x = word ^ repeated
         return ~(((x & low) &+ low) | x | low)
     }
 
@@ -29,8 +35,16 @@ enum ByteWords {
         var index = range.lowerBound
         var count = 0
         while index + 8 <= range.upperBound {
-            count &+= equal(load(base, index), byte).nonzeroBitCount
-            index &+= 8
+            // Up to 255 words' matches summed byte by byte (no carry between bytes), then added up.
+            var sums: UInt64 = 0
+            var words = 0
+            while words < 255, index + 8 <= range.upperBound {
+                sums &+= equal(load(base, index), byte) >> 7
+                index &+= 8
+                words &+= 1
+            }
+            let pairs = (sums & 0x00FF_00FF_00FF_00FF) &+ ((sums >> 8) & 0x00FF_00FF_00FF_00FF)
+            count &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
         }
         while index < range.upperBound {
             if base[index] == byte { count &+= 1 }

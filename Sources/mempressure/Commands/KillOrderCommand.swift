@@ -385,13 +385,13 @@ struct KillOrderCommand: ParsableCommand {
         }
     }
 
-    /// The log at `path` as ``scan(_:owner:name:into:)`` reads it: a file (or standard input
-    /// redirected from one) with `pread`; standard input from a pipe as it comes, never copied or
-    /// held whole, whatever its length (`journalctl -k | mempressure kill-order --history -`).
+    /// The log at `path` as ``scan(_:owner:name:into:)`` reads it: a file with `pread`; standard
+    /// input as it comes, never copied or held whole, whatever its length (`journalctl -k |
+    /// mempressure kill-order --history -`).
     static func logSource(_ path: String) throws -> (source: LogLineScanner.Source, owner: AnyObject?) {
         if path == "-" {
             var info = stat()
-            if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+            if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
                 return (.descriptor(STDIN_FILENO), nil)
             }
         }
