@@ -285,6 +285,26 @@ struct LogLineScannerTests {
         }
     }
 
+    @Test("the smallest limits: every line longer than the longest allowed is refused, nothing hangs")
+    func tinyLimits() {
+        let inputs: [[UInt8]] = [
+            [0xEF, 0xBB, 0xBF, 0x61, 0x0A], Array("ab".utf8), Array("\n\n".utf8), Array("a\nb\n".utf8),
+            Array("a\r\nOut of memory\n".utf8), [],
+        ]
+        withEvery("longest line", in: 1...4) { maximum in
+            for block in 1...4 {
+                for input in inputs {
+                    let (result, peak) = scanned(.bytes(input), .history, blockBytes: block, maximumLineBytes: maximum)
+                    #expect(peak <= max(block, maximum + 1))
+                    // ByteLineReader cannot look for a byte order mark in a buffer of 2 bytes.
+                    if maximum >= 2 {
+                        #expect(result == plain(input, .history, maximumLineBytes: maximum), "\(input), block \(block)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a byte that is not UTF-8 in a line passed over is reported as reading every line reports it")
     func invalidByte() {
         var log = Array(String(repeating: "Jun 20 12:00:00 host a: b\n", count: 50).utf8)

@@ -216,9 +216,10 @@ package final class LogLineScanner {
 
     // MARK: - The buffer
 
-    /// Skips one UTF-8 byte order mark at the start.
+    /// Skips one UTF-8 byte order mark at the start (a buffer of fewer than 3 bytes, for a longest
+    /// line of 1 byte, cannot hold one: its line is too long anyway).
     private func skipByteOrderMark() throws(InputError) {
-        while end - start < 3 && !sawEnd { try fill() }
+        while end - start < 3 && !sawEnd && end - start <= maximumLineBytes { try fill() }
         if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
             start += 3
         }
