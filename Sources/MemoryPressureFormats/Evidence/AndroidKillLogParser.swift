@@ -98,6 +98,26 @@ public struct AndroidKillLogParser {
         }
     }
 
+    /// What a line must hold to matter while ``mayPassOver`` holds: ``markers``, or a no-break space
+    /// (made a blank before looking for them).
+    package static let passOverMarkers = ByteMarkers(union: [markers, ByteMarkers(["\u{A0}"])])
+
+    /// Whether a line without any of ``passOverMarkers`` would only be counted among the other
+    /// lines (no `-v long` header waits for its message, and the log is within its limit).
+    package var mayPassOver: Bool {
+        longHeader == nil && log.kills.count + log.listed.count < Self.maximumRecords
+    }
+
+    /// Counts `count` lines passed over while ``mayPassOver`` held, as reading them would: each
+    /// ends a multi-line kill and is another line.
+    ///
+    /// - Complexity: O(1)
+    package mutating func passOver(lines count: Int) {
+        guard count > 0 else { return }
+        pending = nil
+        log.otherLines += count
+    }
+
     /// The log, with what is still pending closed.
     ///
     /// - Complexity: O(1)

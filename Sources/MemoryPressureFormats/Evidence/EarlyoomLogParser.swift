@@ -117,6 +117,10 @@ public struct EarlyoomLogParser {
         "Will avoid", "selecting victim", "kill failed", "escalating", "badness", "vm_rss",
     ])
 
+    /// What a line must hold for ``consume(_:lineNumber:)`` to read it: ``markers``, or a no-break
+    /// space (made a blank before looking for them). A line without any changes nothing.
+    package static let passOverMarkers = ByteMarkers(union: [markers, ByteMarkers(["\u{A0}"])])
+
     /// Reads line `lineNumber` (1-based) and returns the kill it states, if any.
     ///
     /// - Throws: `InputError` for a malformed process-list line or a limit passed.

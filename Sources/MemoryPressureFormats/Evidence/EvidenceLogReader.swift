@@ -95,3 +95,35 @@ public struct EvidenceLogReader {
         return reader.finish()
     }
 }
+
+extension EvidenceLogReader: PassingOverLineConsumer {
+    /// What a line must hold to matter to the format's parser while ``mayPassOver`` holds.
+    package var passOverMarkers: ByteMarkers {
+        switch format {
+        case .linuxOOMReport: KernelOOMReportParser.passOverMarkers
+        case .earlyoom: EarlyoomLogParser.passOverMarkers
+        case .androidLog: AndroidKillLogParser.passOverMarkers
+        case .jetsamEvent, .androidMeminfo: ByteMarkers([])
+        }
+    }
+
+    /// Whether the format's parser may pass over a line without its markers now.
+    package var mayPassOver: Bool {
+        switch format {
+        case .linuxOOMReport: kernel.mayPassOver
+        case .androidLog: android.mayPassOver
+        case .earlyoom, .jetsamEvent, .androidMeminfo: true
+        }
+    }
+
+    /// Counts the lines passed over as the format's parser counts the lines it skips.
+    ///
+    /// - Complexity: O(1)
+    package mutating func passOver(_ lines: PassedOverLines) {
+        switch format {
+        case .linuxOOMReport: kernel.passOver(lines: lines.count)
+        case .androidLog: android.passOver(lines: lines.count)
+        case .earlyoom, .jetsamEvent, .androidMeminfo: break
+        }
+    }
+}

@@ -264,6 +264,23 @@ public struct KernelOOMReportParser {
         "Total swap", "Free swap", "CPU: ", "Pid: ", "=3D", "Task in ", "Tasks state",
     ])
 
+    /// What a line must hold to matter while ``mayPassOver`` holds: ``openers``, or a no-break
+    /// space (which ``consume(_:lineNumber:)`` makes a blank before looking for them).
+    package static let passOverMarkers = ByteMarkers(union: [openers, ByteMarkers(["\u{A0}"])])
+
+    /// Whether a line without any of ``passOverMarkers`` would only be counted in
+    /// ``skippedLines`` (no report is open and nothing is held for the next line).
+    package var mayPassOver: Bool {
+        current == nil && pendingRow == nil && heldHeader == nil && softBroken == nil && !quotedPrintable
+    }
+
+    /// Counts `count` lines passed over while ``mayPassOver`` held, as reading them would.
+    ///
+    /// - Complexity: O(1)
+    package mutating func passOver(lines count: Int) {
+        skippedLines += count
+    }
+
     /// The task-table columns of every kernel generation (mm/oom_kill.c, `dump_tasks()`).
     static let knownColumns: Set<String> = [
         "uid", "tgid", "total_vm", "rss", "rss_anon", "rss_file", "rss_shmem", "nr_ptes", "nr_pmds",

@@ -156,3 +156,30 @@ public struct KillHistoryReader {
         }
     }
 }
+
+extension KillHistoryReader: PassingOverLineConsumer {
+    /// What a line must hold to matter to one of the report kinds' parsers.
+    package static let passOverMarkers = ByteMarkers(
+        union: [
+            KernelOOMReportParser.passOverMarkers, EarlyoomLogParser.passOverMarkers,
+            AndroidKillLogParser.passOverMarkers,
+        ])
+
+    /// What a line must hold to matter to one of the report kinds' parsers.
+    package var passOverMarkers: ByteMarkers { Self.passOverMarkers }
+
+    /// Whether every report kind's parser may pass over a line without its markers now.
+    package var mayPassOver: Bool { readers.allSatisfy(\.mayPassOver) }
+
+    /// Counts the lines passed over, takes the log's first and last times from them, and tells
+    /// each parser (a kill marker's time is kept only for lines read: only they can state a kill).
+    ///
+    /// - Complexity: O(bytes up to the first line with a time, while the log has none yet) plus
+    ///   O(bytes from the last line with a time to the end of the run).
+    package mutating func passOver(_ lines: PassedOverLines) {
+        history.lines += lines.count
+        if history.firstTime == nil { history.firstTime = lines.first(LogTime.parse(utf8:)) }
+        if let time = lines.last(LogTime.parse(utf8:)) { history.lastTime = time }
+        for index in readers.indices { readers[index].passOver(lines) }
+    }
+}

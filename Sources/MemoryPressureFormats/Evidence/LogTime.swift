@@ -40,11 +40,28 @@ public struct LogTime: Sendable, Hashable {
     ///
     /// - Complexity: O(1) (the first 48 bytes are looked at)
     public static func parse<S: StringProtocol>(_ line: S) -> LogTime? {
-        // Only a line that starts with a digit, a letter of a month, `[` or `<` can start with a time.
-        guard let first = line.utf8.first,
-            (48...57).contains(first) || first == 91 || first == 60 || (65...90).contains(first)
-        else { return nil }
-        let bytes = Array(line.utf8.prefix(48))
+        guard let first = line.utf8.first, mayStart(with: first) else { return nil }
+        return Array(line.utf8.prefix(48)).withUnsafeBufferPointer { parse(head: $0) }
+    }
+
+    /// The time at the start of the line whose UTF-8 text (without its line end) is `line`, or
+    /// `nil`: what ``parse(_:)`` gives for that line.
+    ///
+    /// - Complexity: O(1) (the first 48 bytes are looked at)
+    package static func parse(utf8 line: UnsafeBufferPointer<UInt8>) -> LogTime? {
+        guard let first = line.first, mayStart(with: first) else { return nil }
+        return parse(head: UnsafeBufferPointer(rebasing: line.prefix(48)))
+    }
+
+    /// Whether a line that starts with `byte` can start with a time: a digit, a letter of a month,
+    /// `[` or `<`.
+    @inline(__always)
+    private static func mayStart(with byte: UInt8) -> Bool {
+        (48...57).contains(byte) || byte == 91 || byte == 60 || (65...90).contains(byte)
+    }
+
+    /// The time at the start of a line whose first (up to) 48 bytes are `bytes`.
+    private static func parse(head bytes: UnsafeBufferPointer<UInt8>) -> LogTime? {
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start >= 0, start + count <= bytes.count else { return nil }
             var value = 0

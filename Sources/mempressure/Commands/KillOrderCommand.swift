@@ -161,7 +161,7 @@ struct KillOrderCommand: ParsableCommand {
         try reportingErrors {
             var file: InputFile.Rereadable?
             if history {
-                try runHistory(file: try snapshot.map { try InputFile.openRereadable($0) }, name: snapshot)
+                try runHistory(log: try snapshot.map(Self.logSource), name: snapshot)
                 return
             }
             if !live, let path = snapshot {
@@ -218,13 +218,11 @@ struct KillOrderCommand: ParsableCommand {
 
     /// `kill-order --history FILE`: every kill of the log, of every kind, in one view; with
     /// `--live` (no file), this machine's own kernel log.
-    func runHistory(file: InputFile.Rereadable?, name path: String?) throws {
+    func runHistory(log: (source: LogLineScanner.Source, owner: AnyObject?)?, name path: String?) throws {
         var source = path.map(InputFile.displayName) ?? "this machine's kernel log"
         var reader = KillHistoryReader(source: source)
-        if let file {
-            try Self.forEachLine(file, name: source) { line, number throws(InputError) in
-                try reader.consume(line, lineNumber: number)
-            }
+        if let log {
+            try Self.scan(log.source, owner: log.owner, name: source, into: &reader)
         } else {
             let name = try MachineKernelLog.read { line, number throws(InputError) in
                 try reader.consume(line, lineNumber: number)
@@ -351,9 +349,7 @@ struct KillOrderCommand: ParsableCommand {
         switch format {
         case .linuxOOMReport, .earlyoom, .androidLog:
             var reader = EvidenceLogReader(format: format, source: name)
-            try forEachLine(file, name: name) { line, number throws(InputError) in
-                try reader.consume(line, lineNumber: number)
-            }
+            try scan(.file(file.descriptor), owner: file, name: name, into: &reader)
             evidence = reader.finish()
         case .jetsamEvent:
             let text = try InputFile.read(file, name: name)
@@ -376,18 +372,31 @@ struct KillOrderCommand: ParsableCommand {
         return evidence
     }
 
-    /// Calls `body` with each line of `file` and its 1-based number, in bounded memory.
-    static func forEachLine(
-        _ file: InputFile.Rereadable, name: String, _ body: (Substring, Int) throws(InputError) -> Void
+    /// Reads the log `source` into `consumer` at the speed of its bytes (``LogLineScanner``: only
+    /// the lines it must read are decoded), in bounded memory.
+    static func scan<Consumer: PassingOverLineConsumer>(
+        _ source: LogLineScanner.Source, owner: AnyObject?, name: String, into consumer: inout Consumer
     ) throws {
-        let reader = ByteLineReader(.file(file.descriptor), file: name, owner: file)
+        let scanner = LogLineScanner(source, file: name, owner: owner)
         do throws(InputError) {
-            while let line = try reader.nextLine() {
-                try body(line[...], reader.lineNumber)
-            }
+            try scanner.run(&consumer)
         } catch {
             throw CLIError.malformed(error.description)
         }
+    }
+
+    /// The log at `path` as ``scan(_:owner:name:into:)`` reads it: a file with `pread`; standard
+    /// input as it comes, never copied or held whole, whatever its length (`journalctl -k |
+    /// mempressure kill-order --history -`).
+    static func logSource(_ path: String) throws -> (source: LogLineScanner.Source, owner: AnyObject?) {
+        if path == "-" {
+            var info = stat()
+            if fstat(STDIN_FILENO, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                return (.descriptor(STDIN_FILENO), nil)
+            }
+        }
+        let file = try InputFile.openRereadable(path)
+        return (.file(file.descriptor), file)
     }
 
     /// `apps[3]: ` for an engine error about the fourth app of `snapshot`, or nothing.
