@@ -51,6 +51,9 @@ public struct Event: Sendable, Hashable {
         /// suspended it (``Prewarm``): `bytes` is the footprint it launched with. No callback is
         /// delivered; the user's next open of it is a warm resume.
         case prewarm(app: AppID, bytes: Bytes)
+        /// The simulated pressure stall crossed a threshold of the policy's (``Policy/psi`` or
+        /// ``Policy/memoryPressureLimit``), up or down; logged on crossings only.
+        case pressure(PressureCrossing)
     }
 
     /// The app-delegate callbacks (docs/DESIGN.md).

@@ -41,6 +41,8 @@ extension PressureEngine {
             now = afterExpiries
             throw error
         }
+        // A fired lmkd trigger whose window ended before this action falls back (the event log's crossings).
+        if hasPressureStall { closePressureStallCrossings() }
         evaluatePressure()
         if prewarms, action.opensApp {
             prewarmLikeliestNext()

@@ -42,6 +42,13 @@ struct MemoryPressureLimitBooks {
     var limitHitStart: Double? = nil
     /// When oomd last acted (`mem_pressure_post_action_delay_start`).
     var lastAction: Double? = nil
+    /// Since which check oomd has found the average above the limit, for the event log (`nil`:
+    /// it is not); the seconds above in stretches already closed; the up-crossings.
+    var aboveSince: Double? = nil
+    var secondsAbove = 0.0
+    var crossings = 0
+    /// The highest `avg[0]` the average reached (same units as ``average10``).
+    var peakAverage10: UInt64 = 0
 
     init(rule: MemoryPressureLimit, device: Device) {
         self.rule = rule
@@ -53,8 +60,11 @@ struct MemoryPressureLimitBooks {
 
     /// `avg10` as `/proc/pressure/memory` prints it and oomd reads it, in hundredths of a percent:
     /// `LOAD_INT(avg)` and `LOAD_FRAC(avg)` (include/linux/sched/loadavg.h), two decimals, floored.
-    var average10Hundredths: Int {
-        Int(average10 >> 11) * 100 + Int(((average10 & (Self.fixedOne - 1)) * 100) >> 11)
+    var average10Hundredths: Int { Self.hundredths(of: average10) }
+
+    /// An average in `FIXED_1` units in hundredths of a percent, as `/proc/pressure/memory` prints it.
+    static func hundredths(of average: UInt64) -> Int {
+        Int(average >> 11) * 100 + Int(((average & (fixedOne - 1)) * 100) >> 11)
     }
 
     /// Whether the average is above oomd's limit (`oomd_pressure_above()`: `avg10 > limit`).
@@ -98,6 +108,7 @@ struct MemoryPressureLimitBooks {
             averagedTotal += sample
             let percent = UInt64((sample * 100 / Self.period).rounded(.down))
             average10 = Self.calcLoad(average10, active: percent * Self.fixedOne)
+            peakAverage10 = Swift.max(peakAverage10, average10)
             nextPeriod += Self.period
             guard nextPeriod <= time, fullTotal - averagedTotal < 1e-9 else { continue }
             let alike = Int(((time - nextPeriod) / Self.period).rounded(.down)) + 1
@@ -109,6 +120,7 @@ struct MemoryPressureLimitBooks {
                 average10 = next
                 updates += 1
             }
+            peakAverage10 = Swift.max(peakAverage10, average10)
             let span = Double(alike) * Self.period
             accrue(to: accountedThrough + span)
             averagedTotal += isBlocked ? span : 0
@@ -183,6 +195,7 @@ extension PressureEngine {
         while memoryPressureLimit!.nextCheck <= time {
             let check = memoryPressureLimit!.nextCheck
             memoryPressureLimit!.advance(to: check)
+            noteMemoryPressureCrossing(at: check)
             let books = memoryPressureLimit!
             guard books.mayExceedLimit else {
                 // Quiet until the next action: the average can only fall.

@@ -26,6 +26,20 @@ struct PressureStallBooks {
     var thrashingLimit: Int
     /// Whether lmkd killed on its last wake-up (its `cycle_after_kill`).
     var killedLastCycle = false
+    /// Seconds of "some" and "full" stall since the engine started (PSI's `total`).
+    var someTotal = 0.0
+    var fullTotal = 0.0
+    /// Since when each trigger has fired in the current window (`nil`: it has not).
+    var someAboveSince: Double? = nil
+    var fullAboveSince: Double? = nil
+    /// Seconds each trigger spent fired, in windows already closed, and its up-crossings.
+    var someSecondsAbove = 0.0
+    var fullSecondsAbove = 0.0
+    var someCrossings = 0
+    var fullCrossings = 0
+    /// The highest "some" and "full" stall of a window seen at lmkd's wake-ups, in percent.
+    var somePeak = 0.0
+    var fullPeak = 0.0
 
     init(rule: PressureStallKills, device: Device) {
         self.rule = rule
@@ -92,6 +106,7 @@ extension PressureEngine {
     /// `THRASHING_RESET_INTERVAL_MS`).
     func rollPressureWindow() {
         guard let books = pressureStall, now >= books.windowStart + books.rule.windowSeconds else { return }
+        closePressureStallCrossings()
         let last = thrashing(includingPrevious: false)
         pressureStall!.windowStart = now
         pressureStall!.some = 0
@@ -109,7 +124,10 @@ extension PressureEngine {
     func noteRefault(bytes: Int64, waited: Double, stalls: Bool) {
         guard hasPressureStall else { return }
         rollPressureWindow()
-        if stalls { pressureStall!.some += waited }
+        if stalls {
+            pressureStall!.some += waited
+            pressureStall!.someTotal += waited
+        }
         pressureStall!.refaulted &+= bytes
         pressureStall!.refaultedSinceCheck &+= bytes
     }
@@ -171,12 +189,18 @@ extension PressureEngine {
             // The allocating task reclaimed itself: everyone allocating waited for it.
             pressureStall!.some += lastReclaimSeconds
             pressureStall!.full += lastReclaimSeconds
+            pressureStall!.someTotal += lastReclaimSeconds
+            pressureStall!.fullTotal += lastReclaimSeconds
         }
         if accountant.free.value < books.minWatermark {
             // Reclaim could not bring memory back to the min watermark: allocations block.
-            pressureStall!.some = books.rule.windowSeconds
-            pressureStall!.full = books.rule.windowSeconds
+            let window = books.rule.windowSeconds
+            pressureStall!.someTotal += Swift.max(0, window - pressureStall!.some)
+            pressureStall!.fullTotal += Swift.max(0, window - pressureStall!.full)
+            pressureStall!.some = window
+            pressureStall!.full = window
         }
+        notePressureStallCrossings()
         let refaulting = pressureStall!.refaultedSinceCheck > 0
         pressureStall!.refaultedSinceCheck = 0
         let someMs = pressureStall!.some * 1000

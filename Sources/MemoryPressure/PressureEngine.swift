@@ -368,6 +368,15 @@ public final class PressureEngine {
         events.append(Event(time: now, kind: kind))
     }
 
+    /// Appends an event at `time`, which is at least the time of every event logged before and at
+    /// most that of any logged after (a timed check's, between two actions).
+    func log(_ kind: Event.Kind, at time: Double) {
+        if events.count >= eventTrimPoint {
+            guard makeRoomForEvent() else { return }
+        }
+        events.append(Event(time: time, kind: kind))
+    }
+
     /// The index of `app`, or throws ``EngineError/unknownApp(_:)``.
     func index(of app: AppID) throws(EngineError) -> Int {
         guard let index = indexByID[app] else { throw .unknownApp(app) }

@@ -47,9 +47,22 @@ extension Event {
             line += ",\"stored\":\(stored.value)"
         case .prewarm(let app, let bytes):
             line += ",\"type\":\"prewarm\",\"app\":" + Self.json(app.rawValue) + ",\"bytes\":\(bytes.value)"
+        case .pressure(let crossing):
+            line += ",\"type\":\"pressure\",\"resource\":" + Self.json(crossing.resource)
+            line += ",\"stall\":\"\(crossing.stall.rawValue)\",\"window\":" + Self.json(crossing.window)
+            line += ",\"percent\":" + Self.json(Self.hundredths(crossing.percent))
+            line += ",\"threshold\":" + Self.json(Self.hundredths(crossing.threshold))
+            line +=
+                ",\"direction\":\"\(crossing.direction.rawValue)\",\"total\":" + Self.json(Self.micro(crossing.total))
         }
         return line + "}"
     }
+
+    /// A percentage rounded to two decimals, as `/proc/pressure/memory` prints its averages.
+    static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    /// Seconds rounded to the microsecond, PSI's `total` unit.
+    static func micro(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
 
     /// A number as JSON: an integer when whole (`5`), otherwise the shortest decimal (`2.5`).
     ///

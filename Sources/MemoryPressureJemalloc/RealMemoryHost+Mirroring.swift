@@ -53,7 +53,7 @@ extension RealMemoryHost {
         case .state(let app, _, .notRunning):
             try terminate(app)
         case .callback, .viewCallback, .state, .level, .notification, .compress, .decompress, .freeze, .thaw, .prewarm,
-            .writeback:
+            .writeback, .pressure:
             // A policy with compression or prewarming is refused by RealMemoryHost: nothing to mirror.
             break
         }
@@ -249,7 +249,7 @@ extension RealMemoryHost {
             .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _),
             .writeback(let app, _, _):
             return app
-        case .level: return nil
+        case .level, .pressure: return nil
         }
     }
 }

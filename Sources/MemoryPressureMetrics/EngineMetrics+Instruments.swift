@@ -86,7 +86,7 @@ extension EngineMetrics {
             case .purge(_, let kind, let freed):
                 if freed.value > 0 { freedByPurge[kind]?.increment(by: freed.value) }
             case .callback, .viewCallback, .state, .notification, .compress, .decompress, .freeze, .thaw, .prewarm,
-                .writeback:
+                .writeback, .pressure:
                 break
             }
         }

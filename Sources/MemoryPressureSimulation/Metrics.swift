@@ -63,6 +63,11 @@ public struct Metrics: Sendable, Hashable {
     /// Launch work spent prewarming, in seconds: each prewarm priced as a cold launch of its size
     /// (the user does not wait for it; the device spends it).
     public var prewarmSeconds = 0.0
+    /// The simulated pressure stall, under a policy that acts on it (`Policy.psi`,
+    /// `Policy.memoryPressureLimit`): seconds of stall, and time above each of the policy's
+    /// thresholds, its crossings and the peak; `nil` under any other policy. Read from the engine
+    /// by ``SimulationRun`` (the event log has the crossings only).
+    public var pressureStall: PressureStallFigures? = nil
     /// The time-weighted average number of resident apps.
     public var averageResidentApps = 0.0
     /// Actions the replay skipped because the policy had killed the app they address.
@@ -230,6 +235,9 @@ public struct MetricsCollector {
             prewarmed.insert(app)
             // A relaunch later is of an app the prewarm brought back, not of the one killed.
             killed.remove(app)
+        case .pressure:
+            // The stall's figures come from the engine (`SimulationRun`), which also sees it between crossings.
+            break
         }
     }
 

@@ -86,11 +86,14 @@ public struct SimulationRun: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var position = -1
         var warmingUp = warmUp > 0
+        var stallAtStart = engine.pressureStallFigures
         while true {
             guard let entry = try source.nextEntry() else { break }
             position += 1
             if warmingUp && entry.time >= warmUp {
                 collector.startCounting(at: warmUp)
+                stallAtStart = engine.pressureStallFigures
+                engine.restartPressureStallPeaks()
                 warmingUp = false
             }
             let actionStart = timesEachAction ? DispatchTime.now().uptimeNanoseconds : 0
@@ -118,6 +121,11 @@ public struct SimulationRun: Sendable {
         collector.finish(at: summary.lastTime)
         let actions = position + 1
         var metrics = collector.metrics
+        if warmingUp {
+            stallAtStart = engine.pressureStallFigures
+            engine.restartPressureStallPeaks()
+        }
+        if let start = stallAtStart { metrics.pressureStall = engine.pressureStallFigures?.since(start) }
         metrics.skippedActions = player.skipped
         metrics.actions = actions
         metrics.eventsPerSecond = elapsed > 0 ? Double(actions) / (elapsed / 1e9) : 0

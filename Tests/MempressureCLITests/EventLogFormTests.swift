@@ -40,6 +40,16 @@ struct EventLogFormTests {
         Event(time: 13, kind: .freeze(app: "E", bytes: Bytes(8 * mebibyte), seconds: 0.02)),
         Event(time: 14, kind: .thaw(app: "E", bytes: Bytes(8 * mebibyte), seconds: 0.01)),
         Event(time: 15, kind: .writeback(app: "F", bytes: Bytes(20 * mebibyte), stored: Bytes(10 * mebibyte))),
+        Event(
+            time: 16,
+            kind: .pressure(
+                PressureCrossing(
+                    stall: .some, window: "1s", percent: 8.4, threshold: 7, direction: .up, total: 12.345678))),
+        Event(
+            time: 16,
+            kind: .pressure(
+                PressureCrossing(
+                    stall: .full, window: "avg10", percent: 49.87, threshold: 50, direction: .down, total: 30.5))),
         Event(time: 16.25, kind: .prewarm(app: "tab\there \"quoted\"", bytes: Bytes(30 * mebibyte))),
     ]
 

@@ -83,6 +83,8 @@ extension Event {
             return "\(app) writeback \(Self.mib(bytes)) from \(Self.mib(stored))"
         case .prewarm(let app, let bytes):
             return "\(app) prewarm \(Self.mib(bytes))"
+        case .pressure(let crossing):
+            return "pressure \(crossing.stall.rawValue) \(crossing.window) \(crossing.direction.rawValue)"
         }
     }
 

@@ -208,6 +208,7 @@ struct ComparisonReport {
             let parts = totals.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
             out += "  \(policy): " + (parts.isEmpty ? "none" : parts.joined(separator: ", ")) + "\n"
         }
+        out += PressureStallReport.table(comparison)
         out += "\nengine events/s and ns/decision are wall-clock measurements; every other figure is deterministic.\n"
         return out
     }
@@ -282,13 +283,20 @@ struct ComparisonReport {
                 }.joined(separator: ",")
                 item += "}"
             }
+            if let stall = PressureStallReport.summary(comparison.runs[index]) {
+                item += ",\"pressureStall\":" + PressureStallReport.json(stall)
+            }
             item += ",\"runs\":["
             item += comparison.runs[index].enumerated().map { sample, run in
                 var fields = "{\"sample\":\(Event.json(comparison.samples[sample]))"
                 for metric in metrics { fields += ",\"\(metric.key)\":\(Self.number(metric.value(run.metrics)))" }
                 let reasons = run.metrics.killsByReason.sorted { $0.key < $1.key }
                     .map { "\(Event.json($0.key)):\($0.value)" }.joined(separator: ",")
-                return fields + ",\"killsByReason\":{\(reasons)}}"
+                fields += ",\"killsByReason\":{\(reasons)}"
+                if let stall = run.metrics.pressureStall {
+                    fields += ",\"pressureStall\":" + PressureStallReport.json(stall)
+                }
+                return fields + "}"
             }.joined(separator: ",")
             policies.append(item + "]}")
         }

@@ -42,6 +42,13 @@ enum EventLogText {
         }
     }
 
+    /// A percentage with two decimals, as `watch` and `/proc/pressure/memory` print PSI: `7.00%`.
+    static func percent(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let decimals = hundredths % 100
+        return "\(hundredths / 100).\(decimals < 10 ? "0" : "")\(decimals)%"
+    }
+
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return right ? padding + text : text + padding
@@ -62,6 +69,7 @@ enum EventLogText {
         case .thaw: "thaw"
         case .writeback: "writeback"
         case .prewarm: "prewarm"
+        case .pressure: "pressure"
         }
     }
 
@@ -72,7 +80,7 @@ enum EventLogText {
             .decompress(let app, _, _, _, _), .freeze(let app, _, _), .thaw(let app, _, _), .prewarm(let app, _),
             .writeback(let app, _, _):
             app
-        case .level: nil
+        case .level, .pressure: nil
         }
     }
 
@@ -107,6 +115,10 @@ enum EventLogText {
                 "written back: \(bytes.formatted) moved from zswap's cache to the swap file, freeing \(stored.formatted)"
         case .prewarm(_, let bytes):
             return "prewarmed: launched in the background with \(bytes.formatted) and suspended"
+        case .pressure(let crossing):
+            return "\(crossing.resource) \(crossing.stall.rawValue) \(crossing.window) "
+                + "\(percent(crossing.percent)) \(crossing.direction == .up ? "↑ up through" : "↓ down through") "
+                + "\(percent(crossing.threshold)); total \(Event.number((crossing.total * 1e6).rounded() / 1e6))s"
         }
     }
 }

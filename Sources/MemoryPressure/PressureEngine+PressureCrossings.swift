@@ -1,0 +1,148 @@
+// The simulated pressure stall made visible: crossings of the policy's thresholds in the event log
+// (Event.Kind.pressure), and the stall's figures over a run (PressureStallFigures), for lmkd's PSI
+// triggers (Policy.psi) and systemd-oomd's limit (Policy.memoryPressureLimit).
+
+extension PressureEngine {
+    /// The stall's figures since the engine started (peaks since ``restartPressureStallPeaks()``),
+    /// with a threshold the stall is above now counted up to ``now`` (lmkd's: up to its window's
+    /// end); `nil` under a policy with neither ``Policy/psi`` nor ``Policy/memoryPressureLimit``.
+    ///
+    /// - Complexity: O(1)
+    public var pressureStallFigures: PressureStallFigures? {
+        if let books = pressureStall {
+            let rule = books.rule
+            let windowEnd = Swift.min(now, books.windowStart + rule.windowSeconds)
+            let open = { (since: Double?) in since.map { Swift.max(0, windowEnd - $0) } ?? 0 }
+            return PressureStallFigures(
+                someSeconds: books.someTotal, fullSeconds: books.fullTotal,
+                thresholds: [
+                    .init(
+                        stall: .some, window: lmkdWindowName, threshold: lmkdThreshold(rule.partialStallMs),
+                        secondsAbove: books.someSecondsAbove + open(books.someAboveSince),
+                        crossings: books.someCrossings, peak: books.somePeak),
+                    .init(
+                        stall: .full, window: lmkdWindowName, threshold: lmkdThreshold(rule.completeStallMs),
+                        secondsAbove: books.fullSecondsAbove + open(books.fullAboveSince),
+                        crossings: books.fullCrossings, peak: books.fullPeak),
+                ])
+        }
+        if let books = memoryPressureLimit {
+            let open = books.aboveSince.map { Swift.max(0, now - $0) } ?? 0
+            return PressureStallFigures(
+                someSeconds: nil, fullSeconds: books.fullTotal,
+                thresholds: [
+                    .init(
+                        stall: .full, window: "avg10", threshold: books.rule.limitPercent,
+                        secondsAbove: books.secondsAbove + open, crossings: books.crossings,
+                        peak: Double(MemoryPressureLimitBooks.hundredths(of: books.peakAverage10)) / 100)
+                ])
+        }
+        return nil
+    }
+
+    /// Starts the peaks of ``pressureStallFigures`` again from the figures now: for a run whose
+    /// counting starts after a warm-up.
+    ///
+    /// - Complexity: O(1)
+    public func restartPressureStallPeaks() {
+        if let books = pressureStall {
+            pressureStall!.somePeak = lmkdPercent(books.some, books)
+            pressureStall!.fullPeak = lmkdPercent(books.full, books)
+        }
+        if memoryPressureLimit != nil { memoryPressureLimit!.peakAverage10 = memoryPressureLimit!.average10 }
+    }
+
+    /// lmkd's window as PSI names a trigger's: its length, `1s`.
+    private var lmkdWindowName: String { Self.seconds(pressureStall!.rule.windowSeconds) }
+
+    /// An lmkd threshold in milliseconds as a share of its window, in percent.
+    private func lmkdThreshold(_ milliseconds: Double) -> Double {
+        milliseconds / (pressureStall!.rule.windowSeconds * 10)
+    }
+
+    /// A window's stall in seconds as a share of the window, in percent (at most 100).
+    private func lmkdPercent(_ seconds: Double, _ books: PressureStallBooks) -> Double {
+        Swift.min(100, seconds / books.rule.windowSeconds * 100)
+    }
+
+    /// At lmkd's wake-up: logs an up-crossing of each trigger the window's stall has reached
+    /// (`psi_partial_stall_ms` for "some", `psi_complete_stall_ms` for "full"), and keeps the peaks.
+    func notePressureStallCrossings() {
+        let books = pressureStall!
+        let rule = books.rule
+        let some = lmkdPercent(books.some, books)
+        let full = lmkdPercent(books.full, books)
+        pressureStall!.somePeak = Swift.max(books.somePeak, some)
+        pressureStall!.fullPeak = Swift.max(books.fullPeak, full)
+        if books.someAboveSince == nil && books.some * 1000 >= rule.partialStallMs {
+            pressureStall!.someAboveSince = now
+            pressureStall!.someCrossings += 1
+            log(
+                .pressure(
+                    PressureCrossing(
+                        stall: .some, window: lmkdWindowName, percent: some,
+                        threshold: lmkdThreshold(rule.partialStallMs), direction: .up, total: books.someTotal)))
+        }
+        if books.fullAboveSince == nil && books.full * 1000 >= rule.completeStallMs {
+            pressureStall!.fullAboveSince = now
+            pressureStall!.fullCrossings += 1
+            log(
+                .pressure(
+                    PressureCrossing(
+                        stall: .full, window: lmkdWindowName, percent: full,
+                        threshold: lmkdThreshold(rule.completeStallMs), direction: .up, total: books.fullTotal)))
+        }
+    }
+
+    /// Once the window of a fired trigger is over: logs its down-crossing (the new window's stall
+    /// starts from 0) and counts its time above up to the window's end. Called at the first action
+    /// after the window's end and wherever the window rolls; it changes nothing lmkd decides on.
+    ///
+    /// - Complexity: O(1)
+    func closePressureStallCrossings() {
+        guard let books = pressureStall, books.someAboveSince != nil || books.fullAboveSince != nil else { return }
+        let rule = books.rule
+        let end = books.windowStart + rule.windowSeconds
+        guard now >= end else { return }
+        if let since = books.someAboveSince {
+            pressureStall!.someSecondsAbove += Swift.max(0, end - since)
+            pressureStall!.someAboveSince = nil
+            log(
+                .pressure(
+                    PressureCrossing(
+                        stall: .some, window: lmkdWindowName, percent: 0,
+                        threshold: lmkdThreshold(rule.partialStallMs), direction: .down, total: books.someTotal)))
+        }
+        if let since = books.fullAboveSince {
+            pressureStall!.fullSecondsAbove += Swift.max(0, end - since)
+            pressureStall!.fullAboveSince = nil
+            log(
+                .pressure(
+                    PressureCrossing(
+                        stall: .full, window: lmkdWindowName, percent: 0,
+                        threshold: lmkdThreshold(rule.completeStallMs), direction: .down, total: books.fullTotal)))
+        }
+    }
+
+    /// At oomd's check at `check`: logs a crossing of its limit by the "full" stall's `avg10`
+    /// (above: `oomd_pressure_above()`), at the check's time, and counts the time above.
+    func noteMemoryPressureCrossing(at check: Double) {
+        let books = memoryPressureLimit!
+        let above = books.isAboveLimit
+        guard above != (books.aboveSince != nil) else { return }
+        let time = Swift.max(now, check)
+        if above {
+            memoryPressureLimit!.aboveSince = time
+            memoryPressureLimit!.crossings += 1
+        } else {
+            memoryPressureLimit!.secondsAbove += Swift.max(0, time - books.aboveSince!)
+            memoryPressureLimit!.aboveSince = nil
+        }
+        log(
+            .pressure(
+                PressureCrossing(
+                    stall: .full, window: "avg10", percent: Double(books.average10Hundredths) / 100,
+                    threshold: books.rule.limitPercent, direction: above ? .up : .down, total: books.fullTotal)),
+            at: time)
+    }
+}
