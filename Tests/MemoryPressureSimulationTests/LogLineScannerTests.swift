@@ -212,6 +212,19 @@ struct LogLineScannerTests {
         }
     }
 
+    @Test("the public entries for a log in memory read what reading every line reads")
+    func publicEntries() throws {
+        for seed in 1...6 {
+            let log = randomLog(seed: seed, reportLimit: 12_000)
+            var history = KillHistoryReader(source: "log")
+            try history.consume(logBytes: log, file: "log", blockBytes: 64 * seed)
+            #expect(Outcome.history(HistoryKey(history.finish())) == plain(log, .history), "(seed \(seed))")
+            var kernel = EvidenceLogReader(format: .linuxOOMReport, source: "log")
+            try kernel.consume(logBytes: log, file: "log", blockBytes: 64 * seed)
+            #expect(Outcome.evidence(kernel.finish().map(EvidenceKey.init)) == plain(log, .kernel), "(seed \(seed))")
+        }
+    }
+
     @Test("a block end at every byte of a marker and of its line, with LF, CRLF and no last line end")
     func blockBoundaries() {
         let lines = [

@@ -6,7 +6,8 @@ import MemoryPressureFormats
 /// log, an iOS JetsamEvent report (JSON, repaired or plain text) and Android's dumpsys meminfo;
 /// each either gives reports or an
 /// ``InputError``. Every report is rebuilt as evidence and ranked by the policy of the system
-/// that wrote it, and the report document is rendered in every form.
+/// that wrote it, and the report document is rendered in every form. The line-based formats and the
+/// whole-log history are read both line by line and through the block scan.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = fuzzText(data, size)
@@ -33,6 +34,20 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         try? history.consume(line, lineNumber: number)
     }
     _ = history.finish().counts
+    // The same through the block scan kill-order runs on files (LogLineScanner), with a block size
+    // from the first byte so lines and markers are cut at every place.
+    let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
+    let blockBytes = 1 + Int(bytes.first ?? 0) % 97
+    var scanned = KillHistoryReader(source: "fuzz.log")
+    if (try? scanned.consume(logBytes: bytes, file: "fuzz.log", blockBytes: blockBytes)) != nil {
+        _ = scanned.finish().counts
+    }
+    for format in [EvidenceFormat.linuxOOMReport, .earlyoom, .androidLog] {
+        var reader = EvidenceLogReader(format: format, source: "fuzz.log")
+        if (try? reader.consume(logBytes: bytes, file: "fuzz.log", blockBytes: blockBytes)) != nil {
+            _ = reader.finish()
+        }
+    }
     for item in evidence {
         guard let policy = try? Policy.shipped(item.format.matchingPolicy) else { continue }
         let ranking = try? EvidenceRanking(item, policy: policy)
