@@ -60,6 +60,18 @@ extension PressureEngine {
         milliseconds / (pressureStall!.rule.windowSeconds * 10)
     }
 
+    /// Logs a crossing of the lmkd trigger of `stall` at `milliseconds` in its window.
+    private func logLmkdCrossing(
+        _ stall: PressureCrossing.Stall, percent: Double, milliseconds: Double, _ direction: PressureCrossing.Direction,
+        total: Double
+    ) {
+        log(
+            .pressure(
+                PressureCrossing(
+                    stall: stall, window: lmkdWindowName, percent: percent, threshold: lmkdThreshold(milliseconds),
+                    direction: direction, total: total)))
+    }
+
     /// A window's stall in seconds as a share of the window, in percent (at most 100).
     private func lmkdPercent(_ seconds: Double, _ books: PressureStallBooks) -> Double {
         Swift.min(100, seconds / books.rule.windowSeconds * 100)
@@ -77,20 +89,12 @@ extension PressureEngine {
         if books.someAboveSince == nil && books.some * 1000 >= rule.partialStallMs {
             pressureStall!.someAboveSince = now
             pressureStall!.someCrossings += 1
-            log(
-                .pressure(
-                    PressureCrossing(
-                        stall: .some, window: lmkdWindowName, percent: some,
-                        threshold: lmkdThreshold(rule.partialStallMs), direction: .up, total: books.someTotal)))
+            logLmkdCrossing(.some, percent: some, milliseconds: rule.partialStallMs, .up, total: books.someTotal)
         }
         if books.fullAboveSince == nil && books.full * 1000 >= rule.completeStallMs {
             pressureStall!.fullAboveSince = now
             pressureStall!.fullCrossings += 1
-            log(
-                .pressure(
-                    PressureCrossing(
-                        stall: .full, window: lmkdWindowName, percent: full,
-                        threshold: lmkdThreshold(rule.completeStallMs), direction: .up, total: books.fullTotal)))
+            logLmkdCrossing(.full, percent: full, milliseconds: rule.completeStallMs, .up, total: books.fullTotal)
         }
     }
 
@@ -107,20 +111,12 @@ extension PressureEngine {
         if let since = books.someAboveSince {
             pressureStall!.someSecondsAbove += Swift.max(0, end - since)
             pressureStall!.someAboveSince = nil
-            log(
-                .pressure(
-                    PressureCrossing(
-                        stall: .some, window: lmkdWindowName, percent: 0,
-                        threshold: lmkdThreshold(rule.partialStallMs), direction: .down, total: books.someTotal)))
+            logLmkdCrossing(.some, percent: 0, milliseconds: rule.partialStallMs, .down, total: books.someTotal)
         }
         if let since = books.fullAboveSince {
             pressureStall!.fullSecondsAbove += Swift.max(0, end - since)
             pressureStall!.fullAboveSince = nil
-            log(
-                .pressure(
-                    PressureCrossing(
-                        stall: .full, window: lmkdWindowName, percent: 0,
-                        threshold: lmkdThreshold(rule.completeStallMs), direction: .down, total: books.fullTotal)))
+            logLmkdCrossing(.full, percent: 0, milliseconds: rule.completeStallMs, .down, total: books.fullTotal)
         }
     }
 
