@@ -12,7 +12,7 @@ import MemoryPressure
 /// The experiment (`run-cache-commercial.py` in Fleet's artifact): every app force-stopped, then
 /// twice, for each of the 18 apps in ``apps``' order: Home, 2 s, `am start -W`, the count
 /// (`dumpsys meminfo`), 30 s of scripted swipes. The count is the number of the 18 test apps with a
-/// live process right after the launch, the launched app included: ``counts(under:)`` counts the
+/// live process right after the launch, the launched app included: ``replay(under:)`` counts the
 /// same thing, after the launch's allocation and every kill it caused.
 ///
 /// Every parameter is either taken from a source or labelled an assumption, here and in ``App``:

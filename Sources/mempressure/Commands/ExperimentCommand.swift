@@ -111,7 +111,9 @@ struct FleetReport {
         }
         out += TextTable.render(rows, rightAligned: Set(2..<(columns.count + 2)))
         out += "\n"
-        var summary = [["SERIES", "RANGE", "MEAN", "ROUND 2", "PEAK (STEP)", "STEPS 11–36 IN RANGE", "|DIFF|", "KILLS"]]
+        var summary = [
+            ["SERIES", "RANGE", "MEAN", "ROUND 2", "PEAK (STEP)", "STEPS 11–36 IN RANGE", "|DIFF|", "KILLS"]
+        ]
         for column in columns {
             let measured = FleetCachedApps.measured(column.measuredKey) ?? []
             let figures = FleetCachedApps.Summary(column.counts, measured: measured)
@@ -125,7 +127,8 @@ struct FleetReport {
                 ComparisonReport.format(figures.meanRound2, decimals: 2), "\(figures.peak) (\(figures.peakStep))",
                 "\(figures.withinMeasuredRange)/\(FleetCachedApps.Summary.settledSteps.count) "
                     + "(\(settled.min() ?? 0)–\(settled.max() ?? 0))",
-                column.key == column.measuredKey ? "—" : ComparisonReport.format(figures.meanAbsoluteDifference, decimals: 2),
+                column.key == column.measuredKey
+                    ? "—" : ComparisonReport.format(figures.meanAbsoluteDifference, decimals: 2),
                 column.kills.map { "\($0)" } ?? "—",
             ])
         }
@@ -171,7 +174,8 @@ struct FleetReport {
             var fields = "{\"key\":\"\(column.key)\",\"label\":\(Event.json(column.label)),"
             fields += "\"measured\":\"\(column.measuredKey)\","
             if let configuration {
-                fields += "\"policy\":\(Event.json(configuration.policy.name)),\"role\":\(Event.json(configuration.role)),"
+                fields +=
+                    "\"policy\":\(Event.json(configuration.policy.name)),\"role\":\(Event.json(configuration.role)),"
             }
             fields += "\"min\":\(figures.range.lowerBound),\"max\":\(figures.range.upperBound),"
             fields += "\"mean\":\(ComparisonReport.number(figures.mean)),"
