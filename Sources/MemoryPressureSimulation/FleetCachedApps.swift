@@ -125,7 +125,9 @@ public struct FleetCachedApps: Sendable, Hashable {
         standIn("Rave", "com.wemesh.android", "media", youtube, note: "shared video; not in the app-kind table"),
         standIn("BigoLive", "sg.bigo.live", "media", youtube, note: "live video; not in the app-kind table"),
         assumed("AmazonShop", "com.amazon.mShop.android.shopping", "utility", 60),
-        standIn("GoogleMaps", "com.google.android.apps.maps", "navigation", googleEarth),
+        standIn(
+            "GoogleMaps", "com.google.android.apps.maps", "navigation", googleEarth,
+            note: "Google Earth is the nearest to a map app Ariadne measured"),
         standIn("Chrome", "com.android.chrome", "browser", firefox),
         measured("Firefox", "org.mozilla.firefox", "browser", 560, 716),
         standIn("LinkedIn", "com.linkedin.android", "social", twitter, note: "Play: Business; a social network"),
@@ -159,7 +161,7 @@ public struct FleetCachedApps: Sendable, Hashable {
         return App(
             name: name, package: package, kind: kind, atLaunch: megabytes(model.atLaunch),
             atFiveMinutes: megabytes(model.atFiveMinutes),
-            source: "assumption: as \(model.name), the \(kind) app Ariadne measured, "
+            source: "assumption: as \(model.name), which Ariadne measured for the \(kind) kind, "
                 + "\(model.atLaunch) → \(model.atFiveMinutes) MB\(why)")
     }
 

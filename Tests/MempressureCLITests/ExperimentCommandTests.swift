@@ -51,6 +51,18 @@ struct ExperimentCommandTests {
         #expect(apps.allSatisfy { ($0["source"] as? String)?.isEmpty == false })
     }
 
+    @Test("--format trace prints the scripted trace, which replay reads: 36 launches, 35 Homes")
+    func trace() throws {
+        let result = try runMempressure(["experiment", "fleet-cached-apps", "--format", "trace"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == #"{"t":0,"event":"device","memory":4294967296,"reserved":1610612736}"#)
+        #expect(lines.count { $0.contains(#""event":"open""#) } == 36)
+        #expect(lines.count { $0.contains(#""event":"home""#) } == 35)
+        let replayed = try runMempressure(["replay", "-", "--policy", "linux-oom"], input: result.standardOutput)
+        #expect(replayed.status == 0, "\(replayed.standardError)")
+    }
+
     @Test("--reserved moves the system's share, and refuses what leaves the apps nothing")
     func reserved() throws {
         let less = try runMempressure(["experiment", "fleet-cached-apps", "--reserved", "1GiB", "--format", "json"])

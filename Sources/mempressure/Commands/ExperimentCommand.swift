@@ -30,7 +30,7 @@ struct ExperimentCommand: ParsableCommand {
 
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json, csv
+        case table, json, csv, trace
     }
 
     @Argument(help: "The experiment to replay.")
@@ -43,7 +43,11 @@ struct ExperimentCommand: ParsableCommand {
             valueName: "size"))
     var reserved: String = "1.5GiB"
 
-    @Option(help: "Output format: table (for people), json (every figure and the apps' footprints) or csv (the steps).")
+    @Option(
+        help: """
+            Output format: table (for people), json (every figure and the apps' footprints), csv (the steps) \
+            or trace (the scripted trace as JSON Lines, to replay under any policy with mempressure replay).
+            """)
     var format: Format = .table
 
     /// `--reserved` as bytes.
@@ -58,6 +62,10 @@ struct ExperimentCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let experiment = FleetCachedApps(reserved: reservedBytes ?? FleetCachedApps.defaultReserved)
+            if format == .trace {
+                try StandardOutput.write(experiment.trace.jsonLines)
+                return
+            }
             let configurations = try FleetCachedApps.configurations()
             var series: [FleetCachedApps.Series] = []
             for configuration in configurations {
@@ -72,6 +80,7 @@ struct ExperimentCommand: ParsableCommand {
             case .table: try StandardOutput.write(report.table)
             case .json: try StandardOutput.write(report.json)
             case .csv: try StandardOutput.write(report.csv)
+            case .trace: break
             }
         }
     }
