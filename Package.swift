@@ -78,6 +78,9 @@ let package = Package(
         .target(
             name: "MemoryPressureSimulation",
             dependencies: ["MemoryPressure", "MemoryPressureFormats"],
+            // The shipped workload files are compiled in (ShippedWorkloads.swift, made by
+            // scripts/generate-shipped-workloads.py), as the policies are.
+            exclude: ["Workloads"],
             swiftSettings: internalChecks
         ),
         .systemLibrary(

@@ -199,9 +199,13 @@ limits:                          # highwater limits, fatal as for apps, by devic
 # limit below is that policy's, with its sources) on a device with the VM compressor, as every iOS
 # device since iOS 7 has. Reclaim compresses suspended apps' anonymous memory before jetsam kills.
 #
-# Sources (XNU, apple-oss-distributions/xnu):
+# Sources (XNU, https://github.com/apple-oss-distributions/xnu, read at tag xnu-11417.101.15,
+# commit e3723e1f17661b24996789d8afc084c0c3303b26; docs/phone-2024-sources.md §7):
 # - osfmk/vm/vm_compressor.c: the compressor keeps compressed pages in RAM (c_segments); its
-#   size is bounded by c_segment_pages_compressed_limit (pages taken in, uncompressed: `capacity`).
+#   size is bounded by c_segment_pages_compressed_limit (pages taken in, uncompressed: `capacity`),
+#   which vm_compressor_set_size() sets on iOS from compressor_pool_size = max_mem and never below
+#   max_mem / PAGE_SIZE (unless vm_compression_limit is set): at least 100 % of memory; twice that
+#   on devices of 2 GB or less (compressor_pool_multiplier 2), not modelled here.
 #   vm_compressor_low_on_space() is true once c_segment_pages_compressed passes
 #   c_segment_pages_compressed_nearing_limit, 98 % of the limit (`shortageAt: 0.98`).
 # - bsd/kern/kern_memorystatus.c, kern_memorystatus_policy.c: a compressor low on space makes the
@@ -212,8 +216,7 @@ limits:                          # highwater limits, fatal as for apps, by devic
 # - osfmk/vm/vm_pageout.c: the pageout daemon moves the oldest inactive anonymous pages to the
 #   compressor when free pages run short, so the least recently used apps' memory goes first.
 #
-# Assumptions (stated, not measured; docs/compression.md): the pool takes at most 50 % of memory
-# uncompressed; compression halves memory (ratio 2, the figure Apple gave for the OS X Mavericks
+# Assumptions (stated, not measured; docs/compression.md): compression halves memory (ratio 2, the figure Apple gave for the OS X Mavericks
 # compressor); 60 % of an app's base memory is anonymous and compressible and 30 % is clean file
 # pages (code, mapped resources), which reclaim drops and a resume reads back from flash (4 ms per
 # MiB); compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB (WKdm/LZ4-class
@@ -227,9 +230,11 @@ limits:                          # highwater limits, fatal as for apps, by devic
 #   eligible (memorystatus_is_process_eligible_for_freeze()) when suspended and not frozen, with at
 #   least FREEZE_PAGES_MIN pages, while fewer than memorystatus_frozen_processes_max apps are
 #   frozen, at least memorystatus_freeze_suspended_threshold apps are suspended, and the daily
-#   budget (memorystatus_freeze_daily_mb_max) has room. The constants below are as recalled from
-#   that file; this machine could not fetch it to check them. A frozen app is thawed (read back)
-#   when it runs again.
+#   budget (memorystatus_freeze_daily_mb_max) has room. The constants below are that file's and
+#   bsd/sys/kern_memorystatus_freeze.h's iOS defaults (FREEZE_PAGES_MIN_DEFAULT 8 MiB,
+#   FREEZE_PROCESSES_MAX_DEFAULT 20, FREEZE_SUSPENDED_THRESHOLD_DEFAULT 4, FREEZE_DAILY_MB_MAX_DEFAULT
+#   2048; the storage layer's vm_swap_max_budget() may replace the budget, not modelled). A frozen
+#   app is thawed (read back) when it runs again.
 #
 # - osfmk/vm/vm_compressor.c, compute_swapout_target_age(): over a sample of 0.5 to 10 s
 #   (compressor_sample_min_in_msecs, compressor_sample_max_in_msecs), when pages compressed and
@@ -241,8 +246,8 @@ limits:                          # highwater limits, fatal as for apps, by devic
 #   memorystatus_kill_on_VM_compressor_thrashing(): one kill with cause
 #   kMemorystatusKilledVMCompressorThrashing ("vm-compressor-thrashing" in a JetsamEvent report),
 #   then vm_thrashing_jetsam_done(). Here: one kill in the bands' order, the foreground app spared,
-#   its reason starting "compressor thrashing". The constants are as recalled from that file,
-#   unchecked here; pages are arm64 iOS's 16 KiB.
+#   its reason starting "compressor thrashing". The constants are that file's; pages are arm64
+#   iOS's 16 KiB.
 #
 # Not modelled beyond `jetsam`: frozen apps moving to their own jetsam band, the freezer's
 # degradation and refreeze rules, swap to storage (macOS and iPadOS with M-series chips), pages decompressed lazily after a resume.
@@ -313,7 +318,7 @@ limits:                          # highwater limits, fatal as for apps, by devic
 compression:
   mechanism: compressor
   match: { states: [suspended] }   # suspended apps' pages are the oldest inactive pages
-  capacity: 50%                    # of memory, uncompressed (assumption; c_segment_pages_compressed_limit)
+  capacity: 100%                   # of memory, uncompressed: vm_compressor_set_size(), c_segment_pages_compressed_limit never below max_mem / PAGE_SIZE
   ratio: 2                         # assumption: the Mavericks compressor's "about half"
   compressible: 0.6                # assumption: the anonymous share of base memory
   fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
@@ -323,14 +328,14 @@ compression:
   decompressSecondsPerMiB: 0.001   # assumption: 1 GiB/s
   refaultSecondsPerMiB: 0.004      # assumption: 250 MiB/s read back from flash
   shortageAt: 0.98                 # c_segment_pages_compressed_nearing_limit: 98 % of the limit
-  freezer:                         # kern_memorystatus_freeze.c (values as recalled, see the header)
-    minimum: 8MiB                  # FREEZE_PAGES_MIN: 8 MB of pages
-    maxFrozen: 20                  # FREEZE_PROCESSES_MAX (memorystatus_frozen_processes_max)
-    dailyBudget: 1GiB              # FREEZE_DAILY_MB_MAX_DEFAULT: 1024 MB written a day
+  freezer:                         # kern_memorystatus_freeze.h / .c, iOS defaults (see the header)
+    minimum: 8MiB                  # FREEZE_PAGES_MIN_DEFAULT: 8 * 1024 * 1024 / PAGE_SIZE pages
+    maxFrozen: 20                  # FREEZE_PROCESSES_MAX_DEFAULT (memorystatus_frozen_processes_max; 36 with app swap)
+    dailyBudget: 2GiB              # FREEZE_DAILY_MB_MAX_DEFAULT: 2048 MB written a day
     suspendedThreshold: 4          # FREEZE_SUSPENDED_THRESHOLD_DEFAULT
     writeSecondsPerMiB: 0.002      # assumption: 500 MiB/s to flash
     thawSecondsPerMiB: 0.001       # assumption: 1 GiB/s from flash
-  thrashing:                       # vm_compressor.c (values as recalled, see the header)
+  thrashing:                       # vm_compressor.c (see the header)
     pageSize: 16KiB                # arm64 iOS's page size
     sampleMinMs: 500               # compressor_sample_min_in_msecs
     sampleMaxMs: 10000             # compressor_sample_max_in_msecs
@@ -481,8 +486,9 @@ protect:
 #   taking the least recently used pages; with the swappiness Android sets, anonymous pages of
 #   cached (adj >= 900) processes go to zram.
 #
-# Assumptions (stated, not measured; docs/compression.md): zram takes at most 50 % of memory
-# uncompressed; LZ4 halves memory (ratio 2); 60 % of an app's base memory is anonymous and
+# Assumptions (stated, not measured; docs/compression.md), except where a line cites its source
+# (zram's size: the Pixel 8's `zramsize=50%`): zram takes at most 50 % of memory uncompressed;
+# LZ4 halves memory (ratio 2, inside Ariadne's measured 1.7–3.9); 60 % of an app's base memory is anonymous and
 # compressible and 30 % clean file pages, dropped by reclaim and read back on resume (4 ms per
 # MiB); compressing costs 2 ms of CPU per MiB and decompressing 1 ms per MiB. Reclaim
 # starts below 200 MiB free (the onTrimMemory warning's clear point) and stops at 256 MiB, above
@@ -574,8 +580,8 @@ protect:
 compression:
   mechanism: zram
   match: { oomScoreAdj: [900, 1000] }   # cached apps
-  capacity: 50%                    # zram disksize, of memory, uncompressed (assumption: zramsize=50%)
-  ratio: 2                         # assumption: LZ4 on app heaps
+  capacity: 50%                    # zram disksize, of memory, uncompressed: the Pixel 8's zramsize=50% (hardware/google/pixel mm/fstab.zram.50p, selected by vendor.zram.size=50p in device/google/shusky device-shiba.mk)
+  ratio: 2                         # assumption inside the measured range: Ariadne (HPCA 2025) §3 Fig. 6 measured 1.7 (128 B chunks) to 3.9 (128 KB) on apps' anonymous data; zram's 4 KiB page is not given
   compressible: 0.6                # assumption: the anonymous share of base memory
   fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
   startBelow: 200MiB               # above every minfree level (180 MiB and below)
@@ -619,7 +625,8 @@ compression:
 # time apps waited for decompression and refaults plus direct reclaim; "full" stall is direct
 # reclaim, and the whole window once reclaim cannot bring free memory back to the min watermark;
 # the file cache is the file-backed share of the apps' memory (no system page cache is modelled).
-# Memory assumptions (zram size, ratio, shares, speeds) as in android-lmkd-zram.
+# Memory parameters as in android-lmkd-zram: zram's size the Pixel 8's (fstab.zram.50p); ratio, shares
+# and speeds assumptions.
 #
 # Not modelled: LOW_MEM_AND_SWAP_UTIL (swap_util_max, off by default), LOW_FILECACHE_AFTER_THRASHING
 # (filecache_min_kb, off by default), DIRECT_RECL_STUCK, kill timeouts and pidfd waits, the
@@ -700,8 +707,8 @@ protect:
 compression:                      # zram, swapped to by kswapd between the low and high watermarks
   mechanism: zram
   match: { oomScoreAdj: [900, 1000] }   # cached apps
-  capacity: 50%                    # zram disksize, of memory, uncompressed (assumption: zramsize=50%)
-  ratio: 2                         # assumption: LZ4 on app heaps
+  capacity: 50%                    # zram disksize, of memory, uncompressed: the Pixel 8's zramsize=50% (hardware/google/pixel mm/fstab.zram.50p, selected by vendor.zram.size=50p in device/google/shusky device-shiba.mk)
+  ratio: 2                         # assumption inside the measured range: Ariadne (HPCA 2025) §3 Fig. 6 measured 1.7 (128 B chunks) to 3.9 (128 KB) on apps' anonymous data; zram's 4 KiB page is not given
   compressible: 0.6                # assumption: the anonymous share of base memory
   fileBacked: 0.3                  # assumption: clean file pages (code, resources) dropped by reclaim
   startBelow: lowWatermark         # kswapd wakes

@@ -40,6 +40,11 @@ public struct PhoneUser: Sendable, Hashable {
         public var morning: Double
         /// Multiplier of the kind's chance to be picked between 19:00 and 24:00.
         public var evening: Double
+        /// Memory growth of an app of this kind in the foreground, per minute of a session; `nil`
+        /// for the workload's (``Workload/growthPerMinute``).
+        public var growthPerMinute: Bytes?
+        /// Minutes of a session after which an app of this kind stops growing; `nil` for no limit.
+        public var growthMinutes: Double?
 
         /// A kind; see each property.
         ///
@@ -47,7 +52,8 @@ public struct PhoneUser: Sendable, Hashable {
         public init(
             name: String, share: Double, footprint: LogNormal, backgroundMode: BackgroundMode? = nil,
             backgroundUseShare: Double = 0, backgroundUseSeconds: LogNormal = LogNormal(median: 600, p99: 3_600),
-            sessionScale: Double = 1, morning: Double = 1, evening: Double = 1
+            sessionScale: Double = 1, morning: Double = 1, evening: Double = 1, growthPerMinute: Bytes? = nil,
+            growthMinutes: Double? = nil
         ) {
             self.name = name
             self.share = share
@@ -58,6 +64,8 @@ public struct PhoneUser: Sendable, Hashable {
             self.sessionScale = sessionScale
             self.morning = morning
             self.evening = evening
+            self.growthPerMinute = growthPerMinute
+            self.growthMinutes = growthMinutes
         }
     }
 

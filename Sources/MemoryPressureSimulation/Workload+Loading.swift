@@ -43,7 +43,8 @@ extension Workload {
     ///       nightActivity: 4%
     ///       homeBeforeLock: 50%
     ///       kinds:                     # replaces the whole list
-    ///         - { name: game, share: 25%, footprint: { median: 60MiB, p99: 220MiB }, sessionScale: 3 }
+    ///         - { name: game, share: 25%, footprint: { median: 60MiB, p99: 220MiB }, sessionScale: 3,
+    ///             growthPerMinute: 8MiB, growthMinutes: 5 }   # the kind's own growth, for 5 minutes of a session
     ///         - { name: music, share: 6%, footprint: { median: 22MiB, p99: 60MiB }, backgroundMode: audio,
     ///             backgroundUse: 50%, backgroundSeconds: { median: 1500, p99: 10800 } }
     ///     launchCost: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # seconds
@@ -61,7 +62,7 @@ extension Workload {
     public init(yaml text: String, file: String) throws(InputError) {
         let document = try ConfigObject(try ConfigNode.parseYAML(text, file: file), file: file)
         let baseName = try document.optionalString("base") ?? "phone"
-        guard var workload = Self.builtIn[baseName] else {
+        guard var workload = Self.base(named: baseName) else {
             throw document.error(
                 "key \"base\": expected \(Self.builtIn.keys.sorted().joined(separator: ", ")), found \"\(baseName)\"")
         }
@@ -122,6 +123,17 @@ extension Workload {
         }
         try document.finish()
         self = workload
+    }
+
+    /// The built-in workload a file's `base:` names. Those defined in code are taken directly, not
+    /// through ``builtIn``, so that a shipped workload file (`phone-2024.yaml`, `base: phone`) can be
+    /// loaded while ``builtIn`` is being made.
+    private static func base(named name: String) -> Workload? {
+        switch name {
+        case "phone": .phone
+        case "server": .server
+        default: builtIn[name]
+        }
     }
 
     private static func readApps(_ apps: ConfigObject, into workload: inout Workload) throws(InputError) {
@@ -239,6 +251,13 @@ extension Workload {
                     parsed.backgroundMode = value
                 }
                 if let value = try Self.share(kind, "backgroundUse") { parsed.backgroundUseShare = value }
+                if let value = try kind.optionalSize("growthPerMinute") { parsed.growthPerMinute = value }
+                if let value = try kind.optionalNumber("growthMinutes") {
+                    guard (0...1_440).contains(value) else {
+                        throw kind.error("key \"growthMinutes\": expected minutes 0...1440, found \(value)")
+                    }
+                    parsed.growthMinutes = value
+                }
                 if let node = try kind.optionalObject("backgroundSeconds") {
                     parsed.backgroundUseSeconds = try distribution(node, sizes: false)
                 }

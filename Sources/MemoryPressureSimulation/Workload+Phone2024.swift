@@ -1,69 +1,64 @@
 import MemoryPressure
+import MemoryPressureFormats
 
-// The built-in `phone-2024` workload: the per-user model of `phone` (same people, same days) on
-// a current Android phone with current app sizes. Which figures are measured and which are
-// assumed is said for each; docs/compression.md ("The phone-2024 workload") gathers them.
+// The built-in `phone-2024` workload: the per-user model of `phone` (same people, same days) on a
+// current Android phone with current app sizes. It is defined by a shipped workload file,
+// Sources/MemoryPressureSimulation/Workloads/phone-2024.yaml (compiled in as ShippedWorkloads.swift),
+// in which every parameter names its source or says it is an assumption.
+
+extension Workload {
+    /// One day of one person on a current Android phone (8 GiB, a Pixel 8's memory); each seed is
+    /// another person.
+    ///
+    /// Loaded from the shipped file `phone-2024.yaml` (``shippedSource(_:)`` returns its text; `base:
+    /// phone`), in which every value cites its source on its own line: app footprints and their
+    /// growth in the first five minutes from Ariadne (HPCA 2025) Table 1, the hot resume from
+    /// Fleet's (ASPLOS 2024) hot-launch measurements, the memory from the Pixel 8's specifications;
+    /// the memory the system holds, the cold-launch cost and the kinds Ariadne did not measure are
+    /// assumptions, said as such there. docs/phone-2024-sources.md has the research behind each line.
+    public static let phone2024: Workload = {
+        guard let text = ShippedWorkloads.sources["phone-2024"] else {
+            preconditionFailure("the compiled-in workload phone-2024.yaml is missing")
+        }
+        do throws(InputError) {
+            return try Workload(yaml: text, file: "phone-2024.yaml")
+        } catch {
+            preconditionFailure("the compiled-in workload phone-2024.yaml does not load: \(error)")
+        }
+    }()
+
+    /// The names of the built-in workloads defined by a shipped workload file.
+    public static let shippedNames = ["phone-2024"]
+
+    /// The text of the shipped workload file `name` (a name of ``shippedNames``), comments included,
+    /// or `nil`.
+    ///
+    /// - Complexity: O(1)
+    public static func shippedSource(_ name: String) -> String? {
+        guard shippedNames.contains(name) else { return nil }
+        return ShippedWorkloads.sources[name]
+    }
+}
 
 extension PhoneUser {
-    /// The kinds of a 2024 catalogue: the shares, sessions, time-of-day weights and background
-    /// use of ``iOS4Kinds`` (the people did not change, the apps did), with current footprints.
-    ///
-    /// The footprints are **assumptions**, not measurements: medians of 60 MiB (utilities) to
-    /// 600 MiB (games) and 99th percentiles up to 2 GiB, the range in which `dumpsys meminfo`
-    /// shows popular Android apps' total PSS today; no public per-kind measurement could be checked
-    /// on the machine that wrote this model. They are parameters of a workload file (`user.kinds`).
-    public static let modernKinds: [AppKind] = iOS4Kinds.map { kind in
-        var modern = kind
-        let sizes: [String: (median: Double, p99: Double)] = [
-            "messaging": (150, 400), "social": (300, 800), "news": (180, 450), "browser": (350, 1_000),
-            "game": (600, 2_048), "utility": (60, 200), "media": (300, 800), "music": (200, 500),
-            "navigation": (300, 700), "voip": (150, 400),
-        ]
-        if let size = sizes[kind.name] {
-            modern.footprint = LogNormal(median: size.median * 1_048_576, p99: size.p99 * 1_048_576)
-        }
-        return modern
-    }
+    /// The kinds of a 2024 catalogue (``Workload/phone2024``'s): the shares, sessions, time-of-day
+    /// weights and background use of ``iOS4Kinds`` (the people did not change, the apps did), with
+    /// current footprints and growth, each cited in `phone-2024.yaml`.
+    public static var modernKinds: [AppKind] { modernUser.kinds }
 
     /// ``iOS4User`` with ``modernKinds``: the same calibrated habits (installed apps, popularity,
     /// sessions, hours), today's app sizes.
-    public static let modernUser: PhoneUser = {
-        var user = iOS4User
-        user.kinds = modernKinds
+    public static var modernUser: PhoneUser {
+        guard let user = Workload.phone2024.user else {
+            preconditionFailure("the compiled-in workload phone-2024.yaml has no user")
+        }
         return user
-    }()
+    }
 }
 
 extension LaunchCost {
-    /// A current phone's launch cost: 0.5 s + 3 ms per MiB cold (a 300 MiB app in 1.4 s, a 1 GiB
-    /// game in 3.6 s), 0.2 s warm. Assumptions, bounded by Android vitals ("App startup time",
-    /// developer.android.com/topic/performance/vitals/launch-time), which calls a cold start of
-    /// 5 s or more, a warm one of 2 s or more and a hot one of 1.5 s or more excessive.
-    public static let modernPhone = LaunchCost(coldFixed: 0.5, coldPerMiB: 0.003, warmFixed: 0.2)
-}
-
-extension Workload {
-    /// One day of one person (``PhoneUser/modernUser``) on a current Android phone; each seed is
-    /// another person.
-    ///
-    /// - Device: 8 GiB, the memory of a Pixel 8 (Google Store technical specifications: 8 GB
-    ///   LPDDR5X). Of it 3 GiB is taken to be held by the system — kernel, GPU and camera
-    ///   carve-outs, system_server, SystemUI, the launcher, persistent services — an assumption.
-    /// - Views: 1 to 6 view controllers of median 4 MiB (a full-screen bitmap at 1080 × 2400 in
-    ///   ARGB is 9.9 MiB), purgeable caches of median 8 MiB, 4 MiB of growth per minute of use:
-    ///   assumptions, as in ``phone``.
-    /// - Everything else — the catalogue of 2,000 apps, exits, warnings, interruptions,
-    ///   background tasks — is ``phone``'s. Launch cost: ``LaunchCost/modernPhone``.
-    public static let phone2024: Workload = {
-        var workload = Workload.phone
-        workload.name = "phone-2024"
-        workload.device = Device(memory: .gibibytes(8), reserved: .gibibytes(3))
-        workload.footprint = LogNormal(median: 200 * 1_048_576, p99: 1_024 * 1_048_576)
-        workload.viewBytes = LogNormal(median: 4 * 1_048_576, p99: 24 * 1_048_576)
-        workload.purgeable = LogNormal(median: 8 * 1_048_576, p99: 64 * 1_048_576)
-        workload.growthPerMinute = .mebibytes(4)
-        workload.user = .modernUser
-        workload.launchCost = .modernPhone
-        return workload
-    }()
+    /// A current phone's launch cost (``Workload/phone2024``'s): 0.5 s + 3 ms per MiB cold (an
+    /// assumption under Android vitals' 5 s), 0.2555 s warm (Fleet's median hot launch); each
+    /// cited in `phone-2024.yaml`.
+    public static var modernPhone: LaunchCost { Workload.phone2024.launchCost }
 }

@@ -111,7 +111,9 @@ extension WorkloadGenerator {
                 }
                 let kind = model.kinds[user.kinds[pick]]
                 let length = min(max(model.sessionSeconds.sample(using: &random) * kind.sessionScale, 2), 4 * 3600)
-                let answered = useApp(user.installed[pick], for: length, day: &day, using: &random)
+                let answered = useApp(
+                    user.installed[pick], for: length, growth: kind.growthPerMinute ?? workload.growthPerMinute,
+                    growthMinutes: kind.growthMinutes, day: &day, using: &random)
                 time = day.now
                 if answered {
                     foreground = nil
@@ -196,14 +198,17 @@ extension WorkloadGenerator {
         }
     }
 
-    /// `length` seconds in `app`: view switches, growth, interruptions. Returns whether an answered
-    /// call took the user away.
+    /// `length` seconds in `app`: view switches, growth (`growth` at each full minute, for at most
+    /// `growthMinutes` minutes of the session), interruptions. Returns whether an answered call took
+    /// the user away.
     private func useApp(
-        _ app: AppLaunch, for length: Double, day: inout DayBuilder, using random: inout SeededGenerator
+        _ app: AppLaunch, for length: Double, growth: Bytes, growthMinutes: Double?, day: inout DayBuilder,
+        using random: inout SeededGenerator
     ) -> Bool {
         var remaining = length
         var clock = day.now
         var grown: Int64 = 0
+        var minutes = 0.0
         var nextView = Exponential.sample(ratePerSecond: workload.viewSwitchesPerMinute / 60, using: &random)
         var nextGrowth = 60.0
         var nextInterruption = Exponential.sample(ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
@@ -218,9 +223,10 @@ extension WorkloadGenerator {
             nextInterruption -= step
             if nextGrowth <= 0 {
                 nextGrowth = 60
-                if workload.growthPerMinute.value > 0 {
-                    day.add(.allocate(app: app.id, bytes: workload.growthPerMinute, purgeable: false), at: time)
-                    grown += workload.growthPerMinute.value
+                minutes += 1
+                if growth.value > 0 && minutes <= (growthMinutes ?? .infinity) {
+                    day.add(.allocate(app: app.id, bytes: growth, purgeable: false), at: time)
+                    grown += growth.value
                 }
             } else if nextView <= 0 {
                 nextView = Exponential.sample(ratePerSecond: workload.viewSwitchesPerMinute / 60, using: &random)

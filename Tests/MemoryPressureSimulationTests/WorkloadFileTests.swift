@@ -43,7 +43,8 @@ struct WorkloadFileTests {
           nightActivity: 4%
           homeBeforeLock: 50%
           kinds:                     # replaces the whole list
-            - { name: game, share: 25%, footprint: { median: 60MiB, p99: 220MiB }, sessionScale: 3 }
+            - { name: game, share: 25%, footprint: { median: 60MiB, p99: 220MiB }, sessionScale: 3,
+                growthPerMinute: 8MiB, growthMinutes: 5 }   # the kind's own growth, for 5 minutes of a session
             - { name: music, share: 6%, footprint: { median: 22MiB, p99: 60MiB }, backgroundMode: audio,
                 backgroundUse: 50%, backgroundSeconds: { median: 1500, p99: 10800 } }
         launchCost: { coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3 }   # seconds
@@ -82,6 +83,8 @@ struct WorkloadFileTests {
         #expect(user.kinds.map(\.share) == [0.25, 0.06])
         #expect(user.kinds[0].footprint == LogNormal(median: 60 * mebibyte, p99: 220 * mebibyte))
         #expect(user.kinds[0].sessionScale == 3 && user.kinds[0].backgroundMode == nil)
+        #expect(user.kinds[0].growthPerMinute == .mebibytes(8) && user.kinds[0].growthMinutes == 5)
+        #expect(user.kinds[1].growthPerMinute == nil && user.kinds[1].growthMinutes == nil)
         #expect(user.kinds[1].backgroundMode == .audio && user.kinds[1].backgroundUseShare == 0.5)
         #expect(user.kinds[1].backgroundUseSeconds == LogNormal(median: 1500, p99: 10800))
         #expect(workload.launchCost == LaunchCost(coldFixed: 0.8, coldPerMiB: 0.025, warmFixed: 0.3))
@@ -133,6 +136,58 @@ struct WorkloadFileTests {
             #expect(error.line == line, "\(error)")
             #expect(error.path.hasPrefix(path), "\(error)")
             #expect(error.message.contains(message), "\(error)")
+        }
+    }
+
+    @Test("a kind's own growth replaces the workload's, and stops after growthMinutes of a session")
+    func kindGrowth() throws {
+        let text = """
+            base: phone
+            usage: { growthPerMinute: 2MiB, interruptionsPerHour: 0 }
+            user:
+              sessionSeconds: { median: 600, p99: 1800 }
+              kinds:
+                - { name: game, share: 50%, footprint: { median: 60MiB, p99: 220MiB }, growthPerMinute: 8MiB,
+                    growthMinutes: 2 }
+                - { name: news, share: 50%, footprint: { median: 30MiB, p99: 80MiB } }
+            """
+        let workload = try Workload(yaml: text, file: "growth.yaml")
+        let trace = WorkloadGenerator(workload: workload).trace(seed: 3)
+        // Without interruptions every session that grew ends in a free of half its growth.
+        var sinceLeaving: [AppID: Int] = [:]
+        var games = 0
+        var news = 0
+        var longestNewsGrowth = 0
+        for entry in trace.entries {
+            switch entry.action {
+            case .allocate(let app, let bytes, _):
+                sinceLeaving[app, default: 0] += 1
+                if app.rawValue.hasPrefix("game") {
+                    #expect(bytes == .mebibytes(8))
+                    #expect(sinceLeaving[app, default: 0] <= 2, "at most 2 minutes of growth a session")
+                    games += 1
+                } else {
+                    #expect(bytes == .mebibytes(2))
+                    news += 1
+                    longestNewsGrowth = max(longestNewsGrowth, sinceLeaving[app, default: 0])
+                }
+            case .free(let app, _, _):
+                sinceLeaving[app] = 0
+            default:
+                break
+            }
+        }
+        #expect(games > 0 && news > 0)
+        // Sessions of 10 minutes grow a news app (no limit) more than twice.
+        #expect(longestNewsGrowth > 2)
+        for bad in ["growthMinutes: -1", "growthMinutes: 2000", "growthPerMinute: lots"] {
+            let file = """
+                base: phone
+                user:
+                  kinds:
+                    - { name: game, share: 50%, footprint: { median: 60MiB, p99: 220MiB }, \(bad) }
+                """
+            #expect(throws: InputError.self, "\(bad)") { try Workload(yaml: file, file: "bad.yaml") }
         }
     }
 }

@@ -10,7 +10,8 @@ struct HelpTextTests {
         "every command's --help is its golden file, at 100 columns",
         arguments: [
             [], ["compare"], ["simulate"], ["kill-order"], ["replay"], ["watch"], ["policy"], ["policy", "list"],
-            ["policy", "show"], ["policy", "validate"], ["profile"], ["sweep"], ["merge"], ["experiment"],
+            ["policy", "show"], ["policy", "validate"], ["workload"], ["workload", "list"], ["workload", "show"],
+            ["profile"], ["sweep"], ["merge"], ["experiment"],
         ])
     func pinned(command: [String]) throws {
         let result = try runMempressure(command + ["--help"], environment: ["COLUMNS": "100"])

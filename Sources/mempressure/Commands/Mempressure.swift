@@ -14,7 +14,8 @@ struct Mempressure: AsyncParsableCommand {
         version: MemoryPressureVersion.current,
         subcommands: [
             CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, WatchCommand.self,
-            PolicyCommand.self, ProfileCommand.self, SweepCommand.self, MergeCommand.self, ExperimentCommand.self,
+            PolicyCommand.self, WorkloadCommand.self, ProfileCommand.self, SweepCommand.self, MergeCommand.self,
+            ExperimentCommand.self,
         ]
     )
 }
