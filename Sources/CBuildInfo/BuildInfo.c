@@ -1,0 +1,15 @@
+// The commit stamped by scripts/dist.sh (see include/CBuildInfo.h). Only this file includes the
+// generated header, so a new commit recompiles this file and relinks the binary, nothing else.
+#include "CBuildInfo.h"
+
+#if defined(__has_include)
+#if __has_include(<mempressure_build_commit.h>)
+#include <mempressure_build_commit.h>
+#endif
+#endif
+
+#ifndef MEMPRESSURE_COMMIT
+#define MEMPRESSURE_COMMIT "unknown"
+#endif
+
+const char *mempressure_build_commit(void) { return MEMPRESSURE_COMMIT; }
