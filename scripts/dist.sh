@@ -96,9 +96,13 @@ binary="$work/mempressure"
 # plugin `swift package generate-manual` would build mempressure a second time, without
 # --static-swift-stdlib), run on the built binary, one page a command.
 parser="$scratch/checkouts/swift-argument-parser"
-swift build --package-path "$parser" --scratch-path "$scratch/generate-manual" --product generate-manual
+tool=(swift build --package-path "$parser" --scratch-path "$scratch/generate-manual")
+"${tool[@]}" --product generate-manual >"$work/generate-manual.log" 2>&1 || {
+    cat "$work/generate-manual.log" >&2
+    exit 1
+}
 mkdir -p "$work/man/man1"
-"$(swift build --package-path "$parser" --scratch-path "$scratch/generate-manual" --show-bin-path)/generate-manual" \
+"$("${tool[@]}" --show-bin-path 2>/dev/null)/generate-manual" \
     "$binary" --multi-page --section 1 --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" \
     --output-directory "$work/man/man1"
 
