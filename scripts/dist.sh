@@ -68,8 +68,10 @@ wanted="#define MEMPRESSURE_COMMIT \"$MEMPRESSURE_COMMIT\""
 [ "$(cat "$header" 2>/dev/null)" = "$wanted" ] || printf '%s\n' "$wanted" >"$header"
 
 echo "dist: mempressure $version (commit $MEMPRESSURE_COMMIT), linux-$arch, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
+# -fno-pch-timestamp: clang module files (.pcm) then record no file times, so their signatures, which
+# the debug information names and the build ID covers, are the same in every fresh build folder.
 build=(swift build -c release --product mempressure --static-swift-stdlib --scratch-path "$scratch"
-    -Xcc -I"$scratch/buildinfo")
+    -Xcc -I"$scratch/buildinfo" -Xcc -Xclang -Xcc -fno-pch-timestamp)
 "${build[@]}"
 built="$("${build[@]}" --show-bin-path)/mempressure"
 
