@@ -1,5 +1,6 @@
 // The commit stamped by scripts/dist.sh (see include/CBuildInfo.h). Only this file includes the
-// generated header, so a new commit recompiles this file and relinks the binary, nothing else.
+// generated header, so a new commit recompiles this file and the command-line module that imports
+// it, and relinks the binary; the libraries are not rebuilt.
 #include "CBuildInfo.h"
 
 #if defined(__has_include)
