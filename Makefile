@@ -1,5 +1,5 @@
 # The two commands of the README's quick start, plus the benchmarks.
-.PHONY: deps run test check test-machine test-release test-checks benchmarks install fuzz sanitizers docs-check docs format format-check
+.PHONY: deps run test check test-machine test-release test-checks benchmarks install dist dist-check fuzz sanitizers docs-check docs format format-check
 
 # Where `make install` puts bin/mempressure.
 PREFIX ?= /usr/local
@@ -46,12 +46,25 @@ test-checks: deps
 benchmarks: deps
 	cd Benchmarks && swift package --disable-sandbox benchmark
 
-# Installs the release binary as $(PREFIX)/bin/mempressure; it carries its policies, so it runs
-# from anywhere (it needs libjemalloc at run time).
+# Installs the release binary as $(PREFIX)/bin/mempressure: `make dist`'s binary (the Swift
+# runtime linked in, stripped, the commit stamped for --version; its build folder is shared with
+# `make dist`). It carries its policies, so it runs from anywhere; it needs libjemalloc2 at run time.
 install: deps
-	swift build -c release --product mempressure
+	scripts/dist.sh binary
 	install -d "$(PREFIX)/bin"
-	install -m 755 "$$(swift build -c release --show-bin-path)/mempressure" "$(PREFIX)/bin/mempressure"
+	install -m 755 dist/mempressure "$(PREFIX)/bin/mempressure"
+
+# The release artifacts in dist/: the tarball and the .deb (binary, man pages, completions,
+# licence), the debug symbols and SHA256SUMS (scripts/dist.sh; docs/install.md).
+dist: deps
+	scripts/dist.sh
+
+# What `make dist` made, checked as a user meets it: the tarball's binary run from an empty folder
+# with no Swift on the path, no Swift library in ldd, the .deb's Depends and contents, the man page
+# rendered (scripts/check-dist.sh; `scripts/check-dist.sh --install` also installs and removes the
+# .deb, as root).
+dist-check:
+	scripts/check-dist.sh
 
 # Every parser fuzzed for a minute each, as many at once as there are cores (libFuzzer;
 # scripts/fuzz.sh TARGET SECONDS for one).

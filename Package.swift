@@ -123,9 +123,13 @@ let package = Package(
             ],
             swiftSettings: internalChecks
         ),
+        // The commit `mempressure --version` prints, stamped by scripts/dist.sh (`make dist`,
+        // `make install`) through a header in the build folder; "unknown" in any other build.
+        .target(name: "CBuildInfo"),
         .executableTarget(
             name: "mempressure",
             dependencies: [
+                "CBuildInfo",
                 "MemoryPressure",
                 "MemoryPressureFormats",
                 "MemoryPressureSimulation",

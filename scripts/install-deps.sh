@@ -5,6 +5,8 @@
 # - libcrypt-dev: the CCrypt system library (bcrypt checks of the metrics endpoint's users);
 # - openssl and curl: the metrics endpoint's TLS tests make a certificate and scrape as a real
 #   TLS client;
+# - binutils, dpkg-dev and man-db: `make dist` strips the binary (objcopy) and computes the .deb's
+#   Depends (dpkg-shlibdeps); `make dist-check` renders the man page (man -l);
 # - kubernetes-validate (PyPI): validates deploy/kubernetes/sweep-job.yaml offline in the tests
 #   (they skip that check, saying so, when it is absent).
 set -euo pipefail
@@ -23,6 +25,9 @@ command -v earlyoom >/dev/null 2>&1 || missing+=(earlyoom)
 [ -f /usr/include/crypt.h ] || missing+=(libcrypt-dev)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
+command -v man >/dev/null 2>&1 || missing+=(man-db)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

@@ -87,13 +87,6 @@ struct ReplayCommandTests {
 
 @Suite("mempressure")
 struct RootCommandTests {
-    @Test("--version prints the version")
-    func version() throws {
-        let result = try runMempressure(["--version"])
-        #expect(result.status == 0)
-        #expect(result.standardOutput == "0.1.0\n")
-    }
-
     @Test("--help lists the subcommands and the exit codes")
     func help() throws {
         let result = try runMempressure(["--help"])

@@ -1,5 +1,4 @@
 import ArgumentParser
-import MemoryPressure
 
 /// The `mempressure` command: who dies next, and why.
 @main
@@ -11,7 +10,7 @@ struct Mempressure: AsyncParsableCommand {
             Exit codes: 0 success, 64 bad usage, 65 malformed input, 66 input not found or \
             unreadable, 71 allocator failure (simulate --real-memory), 74 output not writable.
             """,
-        version: MemoryPressureVersion.current,
+        version: BuildVersion.line,
         subcommands: [
             CompareCommand.self, SimulateCommand.self, KillOrderCommand.self, ReplayCommand.self, WatchCommand.self,
             PolicyCommand.self, WorkloadCommand.self, ProfileCommand.self, SweepCommand.self, MergeCommand.self,
