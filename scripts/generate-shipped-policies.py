@@ -7,6 +7,8 @@ Run it after editing a policy file; PolicyShippingTests fails while the generate
 """
 import pathlib
 
+from swift_literal import literal
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 POLICIES = ROOT / "Sources" / "MemoryPressureFormats" / "Policies"
 OUTPUT = ROOT / "Sources" / "MemoryPressureFormats" / "ShippedPolicies.swift"
@@ -14,13 +16,6 @@ ORDER = [
     "ios4", "jetsam", "jetsam-compressor", "android-lmkd", "android-lmkd-zram", "android-lmkd-psi", "linux-oom",
     "earlyoom", "earlyoom-zram", "systemd-oomd", "lru", "relaunch-aware", "predictive",
 ]
-
-
-def literal(text: str) -> str:
-    hashes = "#"
-    while '"""' + hashes in text or '"' + hashes in text:
-        hashes += "#"
-    return f'{hashes}"""\n{text}\n"""{hashes}'
 
 
 def main() -> None:

@@ -7,16 +7,11 @@ Run it after editing a workload file; Phone2024Tests fails while the generated f
 """
 import pathlib
 
+from swift_literal import literal
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORKLOADS = ROOT / "Sources" / "MemoryPressureSimulation" / "Workloads"
 OUTPUT = ROOT / "Sources" / "MemoryPressureSimulation" / "ShippedWorkloads.swift"
-
-
-def literal(text: str) -> str:
-    hashes = "#"
-    while '"""' + hashes in text or '"' + hashes in text:
-        hashes += "#"
-    return f'{hashes}"""\n{text}\n"""{hashes}'
 
 
 def main() -> None:
