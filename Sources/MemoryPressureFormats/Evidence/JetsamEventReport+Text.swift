@@ -122,7 +122,9 @@ extension JetsamEventReportParser {
                 index += 1
             }
         }
-        guard let resident = values["rpages"].map({ Int64($0) }), resident >= 0 else { return nil }
+        // A count is a whole number in range: "1e300", "nan" or "12.5" in a column makes no row (found
+        // by the report fuzzer, where the conversion trapped).
+        guard let resident = values["rpages"].flatMap({ Int64(exactly: $0) }), resident >= 0 else { return nil }
         // iOS 5 marks a killed process "(jettisoned)" and the app in front "(active)".
         if states.contains("jettisoned") {
             reason = reason ?? "jettisoned"
@@ -130,8 +132,8 @@ extension JetsamEventReportParser {
         }
         if states.contains("active") && !states.contains("frontmost") { states.append("frontmost") }
         return JetsamEventReport.Process(
-            pid: values["pid"].map { Int($0) }, name: name, priority: nil, states: states, residentPages: resident,
-            lifetimeMaxPages: values["lifetime_max"].map { Int64($0) }, coalition: nil, reason: reason, line: number)
+            pid: values["pid"].flatMap { Int(exactly: $0) }, name: name, priority: nil, states: states, residentPages: resident,
+            lifetimeMaxPages: values["lifetime_max"].flatMap { Int64(exactly: $0) }, coalition: nil, reason: reason, line: number)
     }
 }
 

@@ -113,6 +113,30 @@ struct JetsamEventReportTests {
                 + "report), found bug_type \"109\"")
     }
 
+    @Test("a text report's count that is no whole number in range makes no row (found by the report fuzzer)")
+    func textCountsOutOfRange() throws {
+        let text = """
+            Incident Identifier: 7BC7B59F-A13D-44C1-8D57-62508830C0C2
+            OS Version:          iPhone OS 7.0.4 (11B554a)
+            Date:                2015-08-07 11:20:54 +0800
+
+            Processes
+                 Name                    <UUID>                       rpages       lifetime_max fds      [reason]          (state)
+
+                  huge <b3574f4bded1315cb2e50e5de205be48>         1e300             1113  200   [vm-pageshortage]  (resume)
+                  nan <1fea8c5a71943151b5cd304c7eb0fd8c>          nan              170  200   [vm-pageshortage]  (daemon)
+                  half <be2d64e41bf43e48a09a23fb129eb0b4>          12.5              381  200   [vm-pageshortage]  (daemon)
+                  kbd <be2d64e41bf43e48a09a23fb129eb0b5>          381              1e300  200   (daemon)
+
+            **End**
+            """
+        let report = try JetsamEventReportParser.report(in: text, file: "r.txt")
+        #expect(report.processes.map(\.name) == ["kbd"])
+        #expect(report.processes.first?.residentPages == 381)
+        #expect(report.processes.first?.lifetimeMaxPages == nil)
+        #expect(report.partialEntries == 3)
+    }
+
     @Test("recognised by content: a header with bug_type 298 in any spacing, or a body's memoryStatus")
     func detection() {
         #expect(EvidenceFormat.detect(["{\"bug_type\":\"298\",\"timestamp\":\"…\"}"]) == .jetsamEvent)
