@@ -61,7 +61,7 @@ struct MemoryPressureLimitBooks {
         isBlocked || isAboveLimit || clock.hasUnaveraged
     }
 
-    /// Brings the stall and its averages up to `time` (``PressureStallClock/advance(to:stalled:)``),
+    /// Brings the stall and its averages up to `time` (`PressureStallClock.advance(to:stalled:)`),
     /// stalled throughout while allocations block, and the last reclaim to `time` while reclaim runs,
     /// in the state the last action left.
     ///

@@ -62,7 +62,7 @@ struct PressureStallClock {
     /// `stalled`: `update_averages()` at every period boundary, with the averaging clock running
     /// (the simulated device is never idle: no missed period). Once nothing is carried over, the
     /// periods up to `time` are alike — wholly stalled or not at all — and each average moves
-    /// only until it settles (``PressureStallAverager/calcAvgs(alikePeriods:percent:)``); the
+    /// only until it settles (`PressureStallAverager.calcAvgs(alikePeriods:percent:)`); the
     /// rest of the stretch is counted at once.
     ///
     /// - Complexity: O(periods with stall carried over) + O(min(periods, about 1,300)) per state.
