@@ -189,7 +189,10 @@ extension PressureEngine {
         let books = pressureStall!
         let direct = freeBeforeReclaim < books.minWatermark
         let reclaiming = direct || freeBeforeReclaim < books.lowWatermark
-        pressureStall!.clock.advance(to: now, stalled: false)
+        let blocked = accountant.free.value < books.minWatermark
+        // The averages come up to now before this action's stall is added (only then: with no
+        // stall added, bringing them up later gives the same).
+        if direct || blocked { pressureStall!.clock.advance(to: now, stalled: false) }
         if direct {
             // The allocating task reclaimed itself: everyone allocating waited for it.
             pressureStall!.some += lastReclaimSeconds
@@ -197,7 +200,7 @@ extension PressureEngine {
             pressureStall!.clock.some!.total += lastReclaimSeconds
             pressureStall!.clock.full.total += lastReclaimSeconds
         }
-        if accountant.free.value < books.minWatermark {
+        if blocked {
             // Reclaim could not bring memory back to the min watermark: allocations block.
             let window = books.rule.windowSeconds
             pressureStall!.clock.some!.total += Swift.max(0, window - pressureStall!.some)
