@@ -37,13 +37,19 @@ public struct PressureCrossing: Sendable, Hashable {
     public var direction: Direction
     /// Seconds of this stall since the engine started (PSI's `total`, in seconds).
     public var total: Double
+    /// The running averages of the "some" stall at the crossing, as `/proc/pressure/memory`'s
+    /// `some` line prints them; `nil` where the policy's model has no "some" stall (systemd-oomd's).
+    public var someAverages: PressureStallAverages?
+    /// The running averages of the "full" stall at the crossing (`/proc/pressure/memory`'s `full` line).
+    public var fullAverages: PressureStallAverages?
 
     /// A crossing from its parts.
     ///
     /// - Complexity: O(1)
     public init(
         resource: String = "memory", stall: Stall, window: String, percent: Double, threshold: Double,
-        direction: Direction, total: Double
+        direction: Direction, total: Double, someAverages: PressureStallAverages? = nil,
+        fullAverages: PressureStallAverages? = nil
     ) {
         self.resource = resource
         self.stall = stall
@@ -52,5 +58,7 @@ public struct PressureCrossing: Sendable, Hashable {
         self.threshold = threshold
         self.direction = direction
         self.total = total
+        self.someAverages = someAverages
+        self.fullAverages = fullAverages
     }
 }

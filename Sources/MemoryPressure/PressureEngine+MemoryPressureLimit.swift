@@ -1,34 +1,19 @@
 // systemd-oomd's memory-pressure rule (Policy.memoryPressureLimit): the simulated PSI "full"
-// stall, its 10-second running average as kernel/sched/psi.c computes it, and oomd's check every
+// stall, its running averages as kernel/sched/psi.c computes them (PressureStallClock), and oomd's check every
 // interval (docs/compression.md, "systemd-oomd's memory-pressure rule", says where the stall
 // approximates the kernel's).
 
 /// The engine's books for systemd-oomd's memory-pressure rule: the full stall and its running
-/// average, whether memory is short and reclaimed now, and oomd's state between two checks.
+/// averages, whether memory is short and reclaimed now, and oomd's state between two checks.
 struct MemoryPressureLimitBooks {
-    /// `PSI_FREQ` (kernel/sched/psi.c): the averages are updated every 2 s (2 × HZ + 1 jiffies).
-    static let period = 2.0
-    /// `EXP_10s` (kernel/sched/psi.c): 1 / exp(2 s / 10 s) in `FIXED_1` units.
-    static let decay: UInt64 = 1677
-    /// `FIXED_1` (include/linux/sched/loadavg.h): 1.0 in fixed point, 11 fractional bits.
-    static let fixedOne: UInt64 = 1 << 11
-
     let rule: MemoryPressureLimit
     /// The limit in hundredths of a percent, as oomd reads `ManagedOOMMemoryPressureLimit=`.
     let limitHundredths: Int
     /// The zone watermarks, in bytes of free memory.
     let minWatermark: Int64
     let lowWatermark: Int64
-    /// Seconds of "full" stall since the engine started (the kernel's `total[PSI_AVGS]`),
-    /// accounted through ``accountedThrough``.
-    var fullTotal = 0.0
-    /// The part of ``fullTotal`` already averaged (`avg_total`).
-    var averagedTotal = 0.0
-    var accountedThrough = 0.0
-    /// When the averages are next updated (`avg_next_update`).
-    var nextPeriod = MemoryPressureLimitBooks.period
-    /// `avg[0]` of the "full" stall: percent × `FIXED_1`, in the kernel's integer arithmetic.
-    var average10: UInt64 = 0
+    /// The "full" stall and its averages (the model counts no "some" stall of its own).
+    var clock = PressureStallClock(modelsSome: false)
     /// Whether allocations block (free memory below the min watermark) since the last action.
     var isBlocked = false
     /// Whether kswapd or an allocating task reclaims (free memory below the low watermark) since
@@ -47,8 +32,6 @@ struct MemoryPressureLimitBooks {
     var aboveSince: Double? = nil
     var secondsAbove = 0.0
     var crossings = 0
-    /// The highest `avg[0]` the average reached (same units as ``average10``).
-    var peakAverage10: UInt64 = 0
 
     init(rule: MemoryPressureLimit, device: Device) {
         self.rule = rule
@@ -58,75 +41,35 @@ struct MemoryPressureLimitBooks {
         nextCheck = rule.intervalSeconds
     }
 
+    /// Seconds of "full" stall since the engine started (the kernel's `total[PSI_AVGS]`).
+    var fullTotal: Double {
+        get { clock.full.total }
+        set { clock.full.total = newValue }
+    }
+
     /// `avg10` as `/proc/pressure/memory` prints it and oomd reads it, in hundredths of a percent:
     /// `LOAD_INT(avg)` and `LOAD_FRAC(avg)` (include/linux/sched/loadavg.h), two decimals, floored.
-    var average10Hundredths: Int { Self.hundredths(of: average10) }
-
-    /// An average in `FIXED_1` units in hundredths of a percent, as `/proc/pressure/memory` prints it.
-    static func hundredths(of average: UInt64) -> Int {
-        Int(average >> 11) * 100 + Int(((average & (fixedOne - 1)) * 100) >> 11)
-    }
+    var average10Hundredths: Int { PressureStallAverager.hundredths(of: clock.full.averages.avg10) }
 
     /// Whether the average is above oomd's limit (`oomd_pressure_above()`: `avg10 > limit`).
     var isAboveLimit: Bool { average10Hundredths > limitHundredths }
 
-    /// `calc_load()` (include/linux/sched/loadavg.h): one update of the average towards `active`
-    /// (percent × `FIXED_1`), rounded up while it rises.
-    static func calcLoad(_ load: UInt64, active: UInt64) -> UInt64 {
-        var next = load &* decay &+ active &* (fixedOne - decay)
-        if active >= load { next &+= fixedOne - 1 }
-        return next / fixedOne
-    }
     /// Whether the average may be above the limit at a check before the next action: allocations
     /// block, it is above already, or stall not yet averaged (direct reclaim past a period's
     /// length) may lift it. Otherwise it only falls until the next action.
     var mayExceedLimit: Bool {
-        isBlocked || isAboveLimit || fullTotal - averagedTotal >= 1e-9
+        isBlocked || isAboveLimit || clock.hasUnaveraged
     }
 
-    /// Counts the stall and reclaim of the time from ``accountedThrough`` to `time`, in the state
-    /// the last action left.
-    mutating func accrue(to time: Double) {
-        guard time > accountedThrough else { return }
-        if isBlocked { fullTotal += time - accountedThrough }
-        if isReclaiming { lastReclaim = time }
-        accountedThrough = time
-    }
-
-    /// Brings the stall and the average up to `time`: `update_averages()` at every period
-    /// boundary, a sample capped at the period (the excess carried into the next), its integer
-    /// percentage folded in by `calc_avgs()`. Once nothing is carried over, the periods up to
-    /// `time` are alike — wholly stalled while allocations block, not at all otherwise — and the
-    /// average moves only until it settles (at 100 % or at 0, in at most about 70 updates of the
-    /// kernel's integer arithmetic); the rest of the stretch is counted at once.
+    /// Brings the stall and its averages up to `time` (`PressureStallClock.advance(to:stalled:)`),
+    /// stalled throughout while allocations block, and the last reclaim to `time` while reclaim runs,
+    /// in the state the last action left.
     ///
-    /// - Complexity: O(1): at most about 70 updates for a stretch of alike periods.
+    /// - Complexity: O(1): at most about 1,300 updates for a stretch of alike periods.
     mutating func advance(to time: Double) {
-        while nextPeriod <= time {
-            accrue(to: nextPeriod)
-            let sample = Swift.min(fullTotal - averagedTotal, Self.period)
-            averagedTotal += sample
-            let percent = UInt64((sample * 100 / Self.period).rounded(.down))
-            average10 = Self.calcLoad(average10, active: percent * Self.fixedOne)
-            peakAverage10 = Swift.max(peakAverage10, average10)
-            nextPeriod += Self.period
-            guard nextPeriod <= time, fullTotal - averagedTotal < 1e-9 else { continue }
-            let alike = Int(((time - nextPeriod) / Self.period).rounded(.down)) + 1
-            let active = isBlocked ? 100 * Self.fixedOne : 0
-            var updates = 0
-            while updates < alike {
-                let next = Self.calcLoad(average10, active: active)
-                if next == average10 { break }
-                average10 = next
-                updates += 1
-            }
-            peakAverage10 = Swift.max(peakAverage10, average10)
-            let span = Double(alike) * Self.period
-            accrue(to: accountedThrough + span)
-            averagedTotal += isBlocked ? span : 0
-            nextPeriod += span
-        }
-        accrue(to: time)
+        let from = clock.accountedThrough
+        clock.advance(to: time, stalled: isBlocked)
+        if isReclaiming && time > from { lastReclaim = time }
     }
 }
 

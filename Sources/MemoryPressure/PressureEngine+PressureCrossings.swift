@@ -5,11 +5,13 @@
 extension PressureEngine {
     /// The stall's figures since the engine started (peaks since ``restartPressureStallPeaks()``),
     /// with a threshold the stall is above now counted up to ``now`` (lmkd's: up to its window's
-    /// end); `nil` under a policy with neither ``Policy/psi`` nor ``Policy/memoryPressureLimit``.
+    /// end) and the averages' peaks up to the last update (every 2 s) at or before ``now``; `nil`
+    /// under a policy with neither ``Policy/psi`` nor ``Policy/memoryPressureLimit``.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1): at most about 1,300 updates of the averages since the last action.
     public var pressureStallFigures: PressureStallFigures? {
-        if let books = pressureStall {
+        if var books = pressureStall {
+            books.clock.advance(to: now, stalled: false)
             let rule = books.rule
             let windowEnd = Swift.min(now, books.windowStart + rule.windowSeconds)
             let open = { (since: Double?) in since.map { Swift.max(0, windowEnd - $0) } ?? 0 }
@@ -24,7 +26,7 @@ extension PressureEngine {
                         stall: .full, window: lmkdWindowName, threshold: lmkdThreshold(rule.completeStallMs),
                         secondsAbove: books.fullSecondsAbove + open(books.fullAboveSince),
                         crossings: books.fullCrossings, peak: books.fullPeak),
-                ])
+                ], someAveragePeaks: books.clock.some?.peaks.printed, fullAveragePeaks: books.clock.full.peaks.printed)
         }
         if let books = memoryPressureLimit {
             let open = books.aboveSince.map { Swift.max(0, now - $0) } ?? 0
@@ -34,8 +36,8 @@ extension PressureEngine {
                     .init(
                         stall: .full, window: "avg10", threshold: books.rule.limitPercent,
                         secondsAbove: books.secondsAbove + open, crossings: books.crossings,
-                        peak: Double(MemoryPressureLimitBooks.hundredths(of: books.peakAverage10)) / 100)
-                ])
+                        peak: Double(PressureStallAverager.hundredths(of: books.clock.full.peaks.avg10)) / 100)
+                ], fullAveragePeaks: books.clock.full.peaks.printed)
         }
         return nil
     }
@@ -43,13 +45,23 @@ extension PressureEngine {
     /// Starts the peaks of ``pressureStallFigures`` again from the figures now: for a run whose
     /// counting starts after a warm-up.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1): at most about 1,300 updates of the averages since the last action.
     public func restartPressureStallPeaks() {
         if let books = pressureStall {
             pressureStall!.somePeak = lmkdPercent(books.some, books)
             pressureStall!.fullPeak = lmkdPercent(books.full, books)
+            pressureStall!.clock.advance(to: now, stalled: false)
+            pressureStall!.clock.restartPeaks()
         }
-        if memoryPressureLimit != nil { memoryPressureLimit!.peakAverage10 = memoryPressureLimit!.average10 }
+        // oomd's books are brought up to every action's time by the action itself.
+        if memoryPressureLimit != nil { memoryPressureLimit!.clock.restartPeaks() }
+    }
+
+    /// The running averages of the stall as PSI prints them (`some`, `full`), from `clock`.
+    private static func averages(_ clock: PressureStallClock) -> (
+        some: PressureStallAverages?, full: PressureStallAverages
+    ) {
+        (clock.some?.averages.printed, clock.full.averages.printed)
     }
 
     /// lmkd's window as PSI names a trigger's: its length, `1s`.
@@ -65,11 +77,14 @@ extension PressureEngine {
         _ stall: PressureCrossing.Stall, percent: Double, milliseconds: Double, _ direction: PressureCrossing.Direction,
         total: Double
     ) {
+        // The averages as of the last update at or before now, before any stall this action adds.
+        pressureStall!.clock.advance(to: now, stalled: false)
+        let averages = Self.averages(pressureStall!.clock)
         log(
             .pressure(
                 PressureCrossing(
                     stall: stall, window: lmkdWindowName, percent: percent, threshold: lmkdThreshold(milliseconds),
-                    direction: direction, total: total)))
+                    direction: direction, total: total, someAverages: averages.some, fullAverages: averages.full)))
     }
 
     /// A window's stall in seconds as a share of the window, in percent (at most 100).
@@ -138,7 +153,8 @@ extension PressureEngine {
             .pressure(
                 PressureCrossing(
                     stall: .full, window: "avg10", percent: Double(books.average10Hundredths) / 100,
-                    threshold: books.rule.limitPercent, direction: above ? .up : .down, total: books.fullTotal)),
+                    threshold: books.rule.limitPercent, direction: above ? .up : .down, total: books.fullTotal,
+                    fullAverages: Self.averages(books.clock).full)),
             at: time)
     }
 }

@@ -26,9 +26,12 @@ struct PressureStallBooks {
     var thrashingLimit: Int
     /// Whether lmkd killed on its last wake-up (its `cycle_after_kill`).
     var killedLastCycle = false
-    /// Seconds of "some" and "full" stall since the engine started (PSI's `total`).
-    var someTotal = 0.0
-    var fullTotal = 0.0
+    /// Seconds of "some" and "full" stall since the engine started (PSI's `total`) and their
+    /// running averages; lmkd's model adds its stall at the actions, so the clock runs unstalled
+    /// between them.
+    var clock = PressureStallClock(modelsSome: true)
+    var someTotal: Double { clock.some!.total }
+    var fullTotal: Double { clock.full.total }
     /// Since when each trigger has fired in the current window (`nil`: it has not).
     var someAboveSince: Double? = nil
     var fullAboveSince: Double? = nil
@@ -125,8 +128,9 @@ extension PressureEngine {
         guard hasPressureStall else { return }
         rollPressureWindow()
         if stalls {
+            pressureStall!.clock.advance(to: now, stalled: false)
             pressureStall!.some += waited
-            pressureStall!.someTotal += waited
+            pressureStall!.clock.some!.total += waited
         }
         pressureStall!.refaulted &+= bytes
         pressureStall!.refaultedSinceCheck &+= bytes
@@ -185,18 +189,22 @@ extension PressureEngine {
         let books = pressureStall!
         let direct = freeBeforeReclaim < books.minWatermark
         let reclaiming = direct || freeBeforeReclaim < books.lowWatermark
+        let blocked = accountant.free.value < books.minWatermark
+        // The averages come up to now before this action's stall is added (only then: with no
+        // stall added, bringing them up later gives the same).
+        if direct || blocked { pressureStall!.clock.advance(to: now, stalled: false) }
         if direct {
             // The allocating task reclaimed itself: everyone allocating waited for it.
             pressureStall!.some += lastReclaimSeconds
             pressureStall!.full += lastReclaimSeconds
-            pressureStall!.someTotal += lastReclaimSeconds
-            pressureStall!.fullTotal += lastReclaimSeconds
+            pressureStall!.clock.some!.total += lastReclaimSeconds
+            pressureStall!.clock.full.total += lastReclaimSeconds
         }
-        if accountant.free.value < books.minWatermark {
+        if blocked {
             // Reclaim could not bring memory back to the min watermark: allocations block.
             let window = books.rule.windowSeconds
-            pressureStall!.someTotal += Swift.max(0, window - pressureStall!.some)
-            pressureStall!.fullTotal += Swift.max(0, window - pressureStall!.full)
+            pressureStall!.clock.some!.total += Swift.max(0, window - pressureStall!.some)
+            pressureStall!.clock.full.total += Swift.max(0, window - pressureStall!.full)
             pressureStall!.some = window
             pressureStall!.full = window
         }

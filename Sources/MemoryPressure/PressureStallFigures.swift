@@ -1,6 +1,7 @@
 /// What the simulated pressure stall amounted to over a stretch of a run, under a policy that
 /// acts on it (``Policy/psi`` or ``Policy/memoryPressureLimit``): seconds of stall, and per
-/// threshold of the policy's, the time spent at or above it, its crossings and the peak figure.
+/// threshold of the policy's, the time spent at or above it, its crossings and the peak figure; and
+/// the highest running averages (PSI's `avg10`, `avg60`, `avg300`) of each stall.
 public struct PressureStallFigures: Sendable, Hashable {
     /// One threshold of the policy's and how the stall stood against it.
     public struct Threshold: Sendable, Hashable {
@@ -41,18 +42,29 @@ public struct PressureStallFigures: Sendable, Hashable {
     public var fullSeconds: Double
     /// The policy's thresholds, in the order lmkd's (some, full) or oomd's (full) are stated.
     public var thresholds: [Threshold]
+    /// The highest value each running average of the "some" stall reached (each on its own: the
+    /// peaks need not be at the same moment); `nil` where the model has no "some" stall.
+    public var someAveragePeaks: PressureStallAverages?
+    /// The highest value each running average of the "full" stall reached.
+    public var fullAveragePeaks: PressureStallAverages?
 
     /// Figures from their parts.
     ///
     /// - Complexity: O(1)
-    public init(someSeconds: Double?, fullSeconds: Double, thresholds: [Threshold]) {
+    public init(
+        someSeconds: Double?, fullSeconds: Double, thresholds: [Threshold],
+        someAveragePeaks: PressureStallAverages? = nil, fullAveragePeaks: PressureStallAverages? = nil
+    ) {
         self.someSeconds = someSeconds
         self.fullSeconds = fullSeconds
         self.thresholds = thresholds
+        self.someAveragePeaks = someAveragePeaks
+        self.fullAveragePeaks = fullAveragePeaks
     }
 
-    /// These figures from `start` on: seconds and crossings less `start`'s (peaks are kept: the
-    /// engine restarts them where counting starts, see `PressureEngine.restartPressureStallPeaks()`).
+    /// These figures from `start` on: seconds and crossings less `start`'s (peaks, of the
+    /// thresholds' figures and of the averages, are kept: the engine restarts them where counting
+    /// starts, see `PressureEngine.restartPressureStallPeaks()`).
     ///
     /// - Complexity: O(thresholds)
     public func since(_ start: PressureStallFigures) -> PressureStallFigures {

@@ -54,8 +54,19 @@ extension Event {
             line += ",\"threshold\":" + Self.json(Self.hundredths(crossing.threshold))
             line +=
                 ",\"direction\":\"\(crossing.direction.rawValue)\",\"total\":" + Self.json(Self.micro(crossing.total))
+            if let some = crossing.someAverages { line += ",\"some\":" + Self.json(some) }
+            if let full = crossing.fullAverages { line += ",\"full\":" + Self.json(full) }
         }
         return line + "}"
+    }
+
+    /// PSI's running averages as a JSON object, `/proc/pressure/memory`'s names and two decimals:
+    /// `{"avg10":12.5,"avg60":3.41,"avg300":0.72}`.
+    ///
+    /// - Complexity: O(1)
+    public static func json(_ averages: PressureStallAverages) -> String {
+        "{\"avg10\":" + json(hundredths(averages.avg10)) + ",\"avg60\":" + json(hundredths(averages.avg60))
+            + ",\"avg300\":" + json(hundredths(averages.avg300)) + "}"
     }
 
     /// A percentage rounded to two decimals, as `/proc/pressure/memory` prints its averages.

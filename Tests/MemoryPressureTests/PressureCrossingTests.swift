@@ -69,8 +69,40 @@ struct PressureCrossingTests {
         let up = try #require(events.first { if case .pressure = $0.kind { true } else { false } })
         #expect(
             up.jsonLine
-                == #"{"t":3,"type":"pressure","resource":"memory","stall":"some","window":"1s","percent":100,"threshold":7,"direction":"up","total":1}"#
+                == #"{"t":3,"type":"pressure","resource":"memory","stall":"some","window":"1s","percent":100,"threshold":7,"direction":"up","total":1,"some":{"avg10":0,"avg60":0,"avg300":0},"full":{"avg10":0,"avg60":0,"avg300":0}}"#
         )
+    }
+
+    @Test(
+        "android-lmkd-psi: each crossing carries PSI's some and full avg10/avg60/avg300 as of the last 2 s update, and the figures their peaks"
+    )
+    func lmkdAverages() throws {
+        let (engine, events) = try Self.episode()
+        // The stall of 3 s is averaged at the period's end, 4 s: the crossings at 3 s see none yet.
+        for (_, crossing) in Self.crossings(events) {
+            #expect(crossing.someAverages == .zero && crossing.fullAverages == .zero, "\(crossing)")
+        }
+        try engine.apply(.tick, at: 10)
+        let after = Self.crossings(engine.takeEvents())
+        #expect(after.count == 2)
+        // 1 s of each stall in the period ending at 4 s (50 %): avg10 = 50 × 371 = 18550 in units
+        // of 1/2048 %, then three periods of none, 18550 × 1677/2048 … = 10184: 4.97 %.
+        let expected = PressureStallAverages(avg10: 4.97, avg60: 1.47, avg300: 0.33)
+        for (_, crossing) in after {
+            #expect(crossing.someAverages == expected && crossing.fullAverages == expected, "\(crossing)")
+        }
+        let figures = try #require(engine.pressureStallFigures)
+        let peak = PressureStallAverages(avg10: 9.05, avg60: 1.63, avg300: 0.34)
+        #expect(figures.someAveragePeaks == peak && figures.fullAveragePeaks == peak, "at 4 s")
+        // Counting restarted after a warm-up: the peaks start from the averages now, and decay.
+        engine.restartPressureStallPeaks()
+        let restarted = try #require(engine.pressureStallFigures)
+        #expect(restarted.fullAveragePeaks == expected)
+        try engine.apply(.tick, at: 600)
+        let later = try #require(engine.pressureStallFigures)
+        #expect(later.fullAveragePeaks == expected, "nothing stalled since: the averages only fell")
+        #expect(later.fullAveragePeaks?.avg10 ?? 0 > 0)
+        #expect(engine._invariantViolation() == nil)
     }
 
     @Test("systemd-oomd: the full avg10 crosses its limit up at a check, and down once the kill lets it fall")
@@ -93,6 +125,16 @@ struct PressureCrossingTests {
         #expect(figures.thresholds.count == 1 && figures.thresholds[0].crossings == 1)
         #expect(figures.thresholds[0].secondsAbove > 20)
         #expect(figures.thresholds[0].peak > 50)
+        // The averages ride along: the full stall's only (oomd's model has no "some" stall), the
+        // event's avg10 is its percent, and the figures' peak avg10 is the threshold's peak.
+        for (_, crossing) in crossings {
+            #expect(crossing.someAverages == nil)
+            #expect(crossing.fullAverages?.avg10 == crossing.percent, "\(crossing)")
+        }
+        #expect(figures.someAveragePeaks == nil)
+        let peaks = try #require(figures.fullAveragePeaks)
+        #expect(peaks.avg10 == figures.thresholds[0].peak)
+        #expect(peaks.avg10 > peaks.avg60 && peaks.avg60 > peaks.avg300 && peaks.avg300 > 0, "\(peaks)")
     }
 
     @Test(

@@ -44,12 +44,15 @@ struct EventLogFormTests {
             time: 16,
             kind: .pressure(
                 PressureCrossing(
-                    stall: .some, window: "1s", percent: 8.4, threshold: 7, direction: .up, total: 12.345678))),
+                    stall: .some, window: "1s", percent: 8.4, threshold: 7, direction: .up, total: 12.345678,
+                    someAverages: PressureStallAverages(avg10: 12.5, avg60: 3.41, avg300: 0.72),
+                    fullAverages: PressureStallAverages(avg10: 4.06, avg60: 0.9, avg300: 0.19)))),
         Event(
             time: 16,
             kind: .pressure(
                 PressureCrossing(
-                    stall: .full, window: "avg10", percent: 49.87, threshold: 50, direction: .down, total: 30.5))),
+                    stall: .full, window: "avg10", percent: 49.87, threshold: 50, direction: .down, total: 30.5,
+                    fullAverages: PressureStallAverages(avg10: 49.87, avg60: 31.02, avg300: 8.5)))),
         Event(time: 16.25, kind: .prewarm(app: "tab\there \"quoted\"", bytes: Bytes(30 * mebibyte))),
     ]
 

@@ -75,6 +75,63 @@ struct PressureStallCommandTests {
         #expect(text.standardOutput.contains("; some 1s threshold 7.00%: "))
     }
 
+    /// PSI's averages as an object of the JSON: `avg10`, `avg60`, `avg300`, in percent.
+    static func averages(_ value: Any?) throws -> [String: Double] {
+        let object = try #require(value as? [String: Any], "\(String(describing: value))")
+        #expect(Set(object.keys) == ["avg10", "avg60", "avg300"])
+        var out: [String: Double] = [:]
+        for (key, number) in object {
+            let value = try #require((number as? NSNumber)?.doubleValue)
+            #expect(value >= 0 && value <= 100 && abs((value * 100).rounded() - value * 100) < 1e-6, "\(key) \(value)")
+            out[key] = value
+        }
+        return out
+    }
+
+    @Test(
+        "android-lmkd-psi: --format json has the peak some and full avg10/avg60/avg300, every pressure event carries the averages, none above its peak, and the text prints them as /proc/pressure/memory does"
+    )
+    func lmkdAverages() throws {
+        let events = Self.temporaryPath("events-averages.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: events) }
+        let result = try runMempressure(
+            ["simulate", "--policy", "android-lmkd-psi", "--format", "json", "--events-out", events] + Self.workload)
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let policy = try #require((document["policies"] as? [[String: Any]])?.first)
+        let run = try #require((policy["runs"] as? [[String: Any]])?.first)
+        var peaks: [String: [String: Double]] = [:]
+        for stall in [policy["pressureStall"], run["pressureStall"]] {
+            let figures = try #require(stall as? [String: Any])
+            let averages = try #require(figures["peakAverages"] as? [String: Any])
+            #expect(Set(averages.keys) == ["some", "full"])
+            for key in ["some", "full"] { peaks[key] = try Self.averages(averages[key]) }
+        }
+        #expect((peaks["full"]?["avg10"] ?? 0) > 0, "the workload stalls: \(peaks)")
+        let crossings = try Self.crossings(try String(contentsOfFile: events, encoding: .utf8))
+        #expect(!crossings.isEmpty)
+        for crossing in crossings {
+            for key in ["some", "full"] {
+                let averages = try Self.averages(crossing[key])
+                for (window, value) in averages {
+                    #expect(value <= peaks[key]?[window] ?? -1, "\(key) \(window) \(value) above its peak")
+                }
+            }
+        }
+        let text = try runMempressure(["simulate", "--policy", "android-lmkd-psi"] + Self.workload)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        for key in ["some", "full"] {
+            let line = try #require(lines.first { $0.hasPrefix("    peak \(key) avg10=") }, "\(text.standardOutput)")
+            let peak = try #require(peaks[key])
+            func two(_ value: Double) -> String { String(format: "%.2f", value) }
+            #expect(
+                line
+                    == "    peak \(key) avg10=\(two(peak["avg10"]!)) avg60=\(two(peak["avg60"]!)) avg300=\(two(peak["avg300"]!))"
+            )
+        }
+    }
+
     @Test(
         "a policy without PSI thresholds: no crossing in the log, no stall figures",
         arguments: ["ios4", "android-lmkd"])

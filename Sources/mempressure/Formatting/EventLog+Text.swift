@@ -49,6 +49,13 @@ enum EventLogText {
         return "\(hundredths / 100).\(decimals < 10 ? "0" : "")\(decimals)%"
     }
 
+    /// Running averages as a line of `/proc/pressure/memory` prints them, without the total:
+    /// `avg10=12.50 avg60=3.41 avg300=0.72`.
+    static func psi(_ averages: PressureStallAverages) -> String {
+        let two = { (value: Double) -> String in String(percent(value).dropLast()) }
+        return "avg10=\(two(averages.avg10)) avg60=\(two(averages.avg60)) avg300=\(two(averages.avg300))"
+    }
+
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return right ? padding + text : text + padding
@@ -119,6 +126,9 @@ enum EventLogText {
             return "\(crossing.resource) \(crossing.stall.rawValue) \(crossing.window) "
                 + "\(percent(crossing.percent)) \(crossing.direction == .up ? "↑ up through" : "↓ down through") "
                 + "\(percent(crossing.threshold)); total \(Event.number((crossing.total * 1e6).rounded() / 1e6))s"
+                + [("some", crossing.someAverages), ("full", crossing.fullAverages)].compactMap { name, averages in
+                    averages.map { "; \(name) \(psi($0))" }
+                }.joined()
         }
     }
 }

@@ -24,18 +24,33 @@ enum PressureStallReport {
             out.thresholds[index].crossings = Int((Double(all.map(\.crossings).reduce(0, +)) / count).rounded())
             out.thresholds[index].peak = all.map(\.peak).max() ?? 0
         }
+        out.someAveragePeaks = highest(figures.map(\.someAveragePeaks))
+        out.fullAveragePeaks = highest(figures.map(\.fullAveragePeaks))
         return out
     }
 
+    /// Each average's highest over `peaks` (every run's); `nil` when a run has none.
+    private static func highest(_ peaks: [PressureStallAverages?]) -> PressureStallAverages? {
+        let all = peaks.compactMap { $0 }
+        guard all.count == peaks.count, let first = all.first else { return nil }
+        return all.dropFirst().reduce(first) { $0.highest($1) }
+    }
+
     /// The figures as a JSON object: `someSeconds` (absent where not modelled), `fullSeconds`,
-    /// and `thresholds`, each with `stall`, `window`, `threshold` and `peak` (percent of the
-    /// window), `secondsAbove` and `crossings`.
+    /// `peakAverages` (`some`, absent where not modelled, and `full`, each with PSI's `avg10`,
+    /// `avg60` and `avg300`: the highest each reached), and `thresholds`, each with `stall`,
+    /// `window`, `threshold` and `peak` (percent of the window), `secondsAbove` and `crossings`.
     ///
     /// - Complexity: O(thresholds)
     static func json(_ figures: PressureStallFigures) -> String {
         var out = "{"
         if let some = figures.someSeconds { out += "\"someSeconds\":\(ComparisonReport.number(some))," }
-        out += "\"fullSeconds\":\(ComparisonReport.number(figures.fullSeconds)),\"thresholds\":["
+        out += "\"fullSeconds\":\(ComparisonReport.number(figures.fullSeconds)),"
+        let peaks = [("some", figures.someAveragePeaks), ("full", figures.fullAveragePeaks)].compactMap { name, peaks in
+            peaks.map { "\"\(name)\":" + Event.json($0) }
+        }
+        if !peaks.isEmpty { out += "\"peakAverages\":{" + peaks.joined(separator: ",") + "}," }
+        out += "\"thresholds\":["
         out += figures.thresholds.map { threshold in
             "{\"stall\":\"\(threshold.stall.rawValue)\",\"window\":\(Event.json(threshold.window)),"
                 + "\"threshold\":\(ComparisonReport.number(threshold.threshold)),"
@@ -65,6 +80,10 @@ enum PressureStallReport {
                 line += "peak \(EventLogText.percent(threshold.peak))"
             }
             lines.append(line)
+            // The averages' peaks as /proc/pressure/memory prints the averages.
+            for (name, peaks) in [("some", figures.someAveragePeaks), ("full", figures.fullAveragePeaks)] {
+                if let peaks { lines.append("    peak \(name) \(EventLogText.psi(peaks))") }
+            }
         }
         guard !lines.isEmpty else { return "" }
         let samples = comparison.samples.count
