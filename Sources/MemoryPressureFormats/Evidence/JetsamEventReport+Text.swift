@@ -132,8 +132,10 @@ extension JetsamEventReportParser {
         }
         if states.contains("active") && !states.contains("frontmost") { states.append("frontmost") }
         return JetsamEventReport.Process(
-            pid: values["pid"].flatMap { Int(exactly: $0) }, name: name, priority: nil, states: states, residentPages: resident,
-            lifetimeMaxPages: values["lifetime_max"].flatMap { Int64(exactly: $0) }, coalition: nil, reason: reason, line: number)
+            pid: values["pid"].flatMap { Int(exactly: $0) }, name: name, priority: nil, states: states,
+            residentPages: resident,
+            lifetimeMaxPages: values["lifetime_max"].flatMap { Int64(exactly: $0) }, coalition: nil, reason: reason,
+            line: number)
     }
 }
 
