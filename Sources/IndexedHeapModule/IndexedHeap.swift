@@ -96,13 +96,20 @@ public struct IndexedHeap<Priority: Comparable> {
             _nodes.append(_Node(priority: priority, slot: UInt32(truncatingIfNeeded: _nodes.count)))
         }
         precondition(_nodes.count < Int(_Slot.free), "IndexedHeap holds at most 2^32 - 1 elements")
-        _slots = ContiguousArray(unsafeUninitializedCapacity: _nodes.count) { buffer, initialized in
-            for index in 0..<buffer.count {
-                buffer.initializeElement(
-                    at: index, to: _Slot(position: UInt32(truncatingIfNeeded: index), generation: 0))
+        // An empty heap keeps the empty array: Swift 6.3's `unsafeUninitializedCapacity:` with a
+        // capacity of 0 writes its count into the shared empty-array storage, which
+        // ThreadSanitizer reports as a race between two heaps built at once (the benign race of
+        // swiftlang/swift#27808, back in a path that refactoring bypassed: swiftlang/swift#91690).
+        _slots =
+            _nodes.isEmpty
+            ? []
+            : ContiguousArray(unsafeUninitializedCapacity: _nodes.count) { buffer, initialized in
+                for index in 0..<buffer.count {
+                    buffer.initializeElement(
+                        at: index, to: _Slot(position: UInt32(truncatingIfNeeded: index), generation: 0))
+                }
+                initialized = buffer.count
             }
-            initialized = buffer.count
-        }
         _freeSlots = []
         _heapify()
         _checkInvariants()

@@ -19,7 +19,8 @@ struct AdaptiveIndexedQueueTests {
     /// Seeded operations on unique keys (the handle index in the low 20 bits), applied to the
     /// queue and to an IndexedHeap: every handle, victim, key and report must agree.
     @Test(
-        "the same handles, victims and reports as IndexedHeap, as a heap and as a tournament", arguments: [false, true])
+        "the same handles, victims and reports as IndexedHeap, as a heap and as a tournament", .singleThreadedLongRun,
+        arguments: [false, true])
     func lockstep(tournament: Bool) {
         withEvery("seed", in: 0..<20) { seed in
             var rng = SplitMix64(seed: UInt64(seed) &+ (tournament ? 1 << 40 : 0))

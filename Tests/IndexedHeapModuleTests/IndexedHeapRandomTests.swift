@@ -157,7 +157,8 @@ struct IndexedHeapRandomTests {
         return popped
     }
 
-    @Test("10,000 seeded sequences of insert, remove, update, popMax and top-k against the model")
+    @Test(
+        "10,000 seeded sequences of insert, remove, update, popMax and top-k against the model", .singleThreadedLongRun)
     func randomSequences() {
         withEvery("seed", in: 0..<10_000) { seed in run(seed: UInt64(seed)) }
     }

@@ -169,17 +169,19 @@ struct IndexedTournamentTests {
         return popped
     }
 
-    @Test("2,000 seeded sequences with frequent ties against the model")
+    @Test("2,000 seeded sequences with frequent ties against the model", .singleThreadedLongRun)
     func randomSequencesWithTies() {
         withEvery("seed", in: 0..<2_000) { seed in run(seed: UInt64(seed), unique: false) }
     }
 
-    @Test("2,000 seeded sequences with unique keys: the same handles as IndexedHeap")
+    @Test("2,000 seeded sequences with unique keys: the same handles as IndexedHeap", .singleThreadedLongRun)
     func randomSequencesAgainstHeap() {
         withEvery("seed", in: 0..<2_000) { seed in run(seed: UInt64(seed), unique: true) }
     }
 
-    @Test("8 long sequences on up to 3,000 elements, across several levels and capacity doublings")
+    @Test(
+        "8 long sequences on up to 3,000 elements, across several levels and capacity doublings", .singleThreadedLongRun
+    )
     func longSequences() {
         withEvery("seed", in: 0..<8) { seed in
             run(

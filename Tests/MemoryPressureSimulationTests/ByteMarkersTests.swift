@@ -1,6 +1,7 @@
 import MemoryPressureFormats
 import MemoryPressureSimulation
 import PropertyBased
+import TestSupport
 import Testing
 
 // The word-at-a-time marker search (`ByteMarkers.firstMatch(in:)` on a text of 64 bytes or more)
@@ -56,7 +57,7 @@ struct ByteMarkersTests {
         }
     }
 
-    @Test("a marker at every offset of a long text, alone")
+    @Test("a marker at every offset of a long text, alone", .singleThreadedLongRun)
     func everyOffset() {
         let markers = KillHistoryReader.passOverMarkers
         for marker in markers.strings {

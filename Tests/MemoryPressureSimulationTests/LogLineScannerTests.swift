@@ -193,7 +193,7 @@ private func randomLog(seed: Int, reportLimit: Int) -> [UInt8] {
 
 @Suite("The log scan gives what reading every line gives")
 struct LogLineScannerTests {
-    @Test("random mixes of corpus reports and noise, cut into random blocks")
+    @Test("random mixes of corpus reports and noise, cut into random blocks", .singleThreadedLongRun)
     func randomMixes() async {
         await propertyCheck(count: 120, input: Gen.int(in: 0...1_000_000), Gen.int(in: 1...400)) { seed, block in
             let log = randomLog(seed: seed, reportLimit: 12_000)
@@ -201,7 +201,7 @@ struct LogLineScannerTests {
         }
     }
 
-    @Test("every corpus report alone and twice in a row, at three block sizes")
+    @Test("every corpus report alone and twice in a row, at three block sizes", .singleThreadedLongRun)
     func wholeCorpus() {
         #expect(corpus.count >= 60, "the corpus's line-based reports are found")
         withEvery("block", in: [97, 4096, 1 << 20]) { block in
@@ -225,7 +225,9 @@ struct LogLineScannerTests {
         }
     }
 
-    @Test("a block end at every byte of a marker and of its line, with LF, CRLF and no last line end")
+    @Test(
+        "a block end at every byte of a marker and of its line, with LF, CRLF and no last line end",
+        .singleThreadedLongRun)
     func blockBoundaries() {
         let lines = [
             "Jun 20 12:00:00 host a: b", "Jun 20 12:00:01 host kernel: rsync invoked oom-killer: gfp_mask=0x0, order=0",
@@ -282,7 +284,7 @@ struct LogLineScannerTests {
         #expect(result == plain(log, .history))
     }
 
-    @Test("memory stays bounded: a long input without a line end, and one of only markers")
+    @Test("memory stays bounded: a long input without a line end, and one of only markers", .singleThreadedLongRun)
     func boundedMemory() {
         let endless = [UInt8](repeating: 0x61, count: 3 << 20)
         let (outcome, peak) = scanned(.bytes(endless), .history, blockBytes: 4096, maximumLineBytes: 1 << 20)

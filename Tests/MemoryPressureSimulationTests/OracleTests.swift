@@ -72,7 +72,7 @@ struct OracleTests {
         return best
     }
 
-    @Test("the oracle against an exhaustive search of every victim choice on small traces")
+    @Test("the oracle against an exhaustive search of every victim choice on small traces", .singleThreadedLongRun)
     func oracleNearOptimum() throws {
         var excess: [Double] = []
         var optimal = 0

@@ -204,7 +204,9 @@ struct CompressionTests {
         #expect(plain.bytesCompressed == 0 && plain.decompressedResumes == 0)
     }
 
-    @Test("the books never drift: invariants hold after every step of seeded random traces with compression")
+    @Test(
+        "the books never drift: invariants hold after every step of seeded random traces with compression",
+        .singleThreadedLongRun)
     func randomTraces() throws {
         var policy = try Self.policy(capacity: "25%", shortageAt: "0.9")
         policy.compression?.startBelow = .fixed(.percent(30))

@@ -181,7 +181,7 @@ struct EngineLimitTests {
         #expect(throws: EngineError.self) { try engine.changeFootprint(of: reference, by: Bytes(Int64.max), at: 3) }
     }
 
-    @Test("the sum of every footprint stops at 2^62 bytes, with an error instead of a wrap")
+    @Test("the sum of every footprint stops at 2^62 bytes, with an error instead of a wrap", .singleThreadedLongRun)
     func total() throws {
         let engine = try PressureEngine(device: device, policy: .ios4)
         var refused = 0

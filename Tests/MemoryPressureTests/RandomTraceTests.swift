@@ -6,7 +6,8 @@ import TestSupport
 
 @Suite("Accountant invariant and determinism on long random traces")
 struct RandomTraceTests {
-    @Test("the books never drift: the invariant holds after every event of seeded random traces")
+    @Test(
+        "the books never drift: the invariant holds after every event of seeded random traces", .singleThreadedLongRun)
     func invariantAfterEveryStep() throws {
         for seed in UInt64(0)..<20 {
             let engine = PressureEngine.scenario()

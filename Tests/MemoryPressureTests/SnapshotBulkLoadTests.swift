@@ -14,7 +14,8 @@ struct SnapshotBulkLoadTests {
     static let priorities = [0, 30, 40, 100, 120, 160, 220]
 
     @Test(
-        "seeded random snapshots: the bulk-loaded kill order is the one-insertion-at-a-time order, for every shipped policy"
+        "seeded random snapshots: the bulk-loaded kill order is the one-insertion-at-a-time order, for every shipped policy",
+        .singleThreadedLongRun
     )
     func matchesIncremental() throws {
         let states: [AppState] = [.suspended, .suspended, .background, .inactive, .active]
