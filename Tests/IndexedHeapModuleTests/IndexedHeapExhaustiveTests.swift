@@ -52,7 +52,7 @@ struct IndexedHeapExhaustiveTests {
         check(popped == popped.sorted(by: >), "\(context): popMax order \(popped) is not descending")
     }
 
-    @Test("every permutation of up to 7 distinct priorities, inserted then drained by popMax")
+    @Test("every permutation of up to 7 distinct priorities, inserted then drained by popMax", .singleThreadedLongRun)
     func insertionOrders() {
         for n in 0...7 {
             for order in permutations(Array(0..<n)) {
@@ -74,7 +74,7 @@ struct IndexedHeapExhaustiveTests {
         }
     }
 
-    @Test("every removal order of heaps of up to 5 elements, for every insertion order")
+    @Test("every removal order of heaps of up to 5 elements, for every insertion order", .singleThreadedLongRun)
     func removalOrders() {
         for n in 0...5 {
             let orders = permutations(Array(0..<n))
@@ -105,6 +105,7 @@ struct IndexedHeapExhaustiveTests {
 
     @Test(
         "every removal order of 6- and 7-element heaps with distinct, equal and mixed priorities",
+        .singleThreadedLongRun,
         arguments: [
             [0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [3, 3, 3, 3, 3, 3], [1, 0, 1, 0, 1, 0],
             [0, 1, 2, 3, 4, 5, 6], [0, 2, 1, 2, 0, 1, 2],
@@ -127,7 +128,9 @@ struct IndexedHeapExhaustiveTests {
         }
     }
 
-    @Test("every update of every element, up, down, to a tie and to the same value, in heaps of up to 5")
+    @Test(
+        "every update of every element, up, down, to a tie and to the same value, in heaps of up to 5",
+        .singleThreadedLongRun)
     func updates() {
         for n in 1...5 {
             // Even priorities, so odd targets fall strictly between two elements.

@@ -285,7 +285,7 @@ extension JemallocTests {
             func didReceiveMemoryWarning(_ view: String, of app: AppID, level: Int) -> MemoryWarningResponse { .ignore }
         }
 
-        @Test(arguments: ["ios4", "jetsam", "android-lmkd", "lru"])
+        @Test(.singleThreadedLongRun, arguments: ["ios4", "jetsam", "android-lmkd", "lru"])
         func randomTracesNeverLoseTrackOfAByte(policy: String) throws {
             for seed in UInt64(0)..<4 {
                 let host = try RealMemoryHost(

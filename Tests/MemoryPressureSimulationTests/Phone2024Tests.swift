@@ -166,7 +166,9 @@ struct Phone2024Tests {
         #expect(throws: InputError.self) { try Workload(yaml: "base: phone-2023\n", file: "w.yaml") }
     }
 
-    @Test("its days replay under every shipped policy; reclaim happens, and the same seed gives the same metrics")
+    @Test(
+        "its days replay under every shipped policy; reclaim happens, and the same seed gives the same metrics",
+        .singleThreadedLongRun)
     func replays() throws {
         let generator = WorkloadGenerator(workload: .phone2024)
         var compressed: Int64 = 0

@@ -15,14 +15,16 @@ struct PhoneUserTests {
 
     static func mean(_ values: [Double]) -> Double { Statistics.mean(values) }
 
-    @Test("installed apps: Nielsen's 32–41 downloaded plus preinstalled ones, rarely past App Annie's ~110")
+    @Test(
+        "installed apps: Nielsen's 32–41 downloaded plus preinstalled ones, rarely past App Annie's ~110",
+        .singleThreadedLongRun)
     func installedApps() throws {
         let counts = try Self.seeds.map { Double(try #require(Self.generator.user(seed: $0)).installed.count) }
         #expect((32...55).contains(Self.mean(counts)), "mean \(Self.mean(counts))")
         #expect(counts.sorted()[counts.count * 95 / 100] <= 110)
     }
 
-    @Test("about 9 distinct apps a day (App Annie 2017)")
+    @Test("about 9 distinct apps a day (App Annie 2017)", .singleThreadedLongRun)
     func distinctApps() {
         let mean = Self.mean(Self.profiles.map { Double($0.distinctApps) })
         #expect((7...11).contains(mean), "mean \(mean)")
@@ -85,7 +87,7 @@ struct PhoneUserTests {
         }
     }
 
-    @Test("every generated day replays under every shipped policy without a refused action")
+    @Test("every generated day replays under every shipped policy without a refused action", .singleThreadedLongRun)
     func replaysEverywhere() throws {
         for seed in Self.seeds.prefix(20) {
             let trace = Self.generator.trace(seed: seed)

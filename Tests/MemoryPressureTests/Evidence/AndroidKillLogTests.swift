@@ -512,7 +512,7 @@ struct AndroidKillLogTests {
         }
     }
 
-    @Test("Random bytes and mutated kill lines never crash the reader and never make it throw")
+    @Test("Random bytes and mutated kill lines never crash the reader and never make it throw", .singleThreadedLongRun)
     func hostileLines() throws {
         let seeds: [String] =
             [

@@ -191,7 +191,9 @@ struct KernelOOMReportParserTests {
         #expect(note.contains("found \"lots\""))
     }
 
-    @Test("Random lines and mutated report lines never crash the reader: a report or an InputError", arguments: 0..<4)
+    @Test(
+        "Random lines and mutated report lines never crash the reader: a report or an InputError",
+        .singleThreadedLongRun, arguments: 0..<4)
     func hostileLines(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let pieces = (rhel6 + debian9 + ubuntu2004 + memcg414).split(separator: "\n").map(String.init)
