@@ -194,9 +194,9 @@ let package = Package(
 )
 
 // The sanitizer builds (scripts/sanitizers.sh sets MEMORYPRESSURE_LIBRARIES_ONLY=1) leave out the
-// command-line tool, its C stamp and its suite: that suite's tests drive the tool as a child
-// process, and runs it in debug (`make test`) only (docs/ci.md, "Where each suite runs"), so
-// compiling them under a sanitizer was a minute or more of each of CI's sanitizer builds for nothing.
+// command-line tool, its C stamp and its suite. That suite drives the tool as a child process and
+// runs in debug only (`make test`; docs/ci.md, "Where each suite runs"), so compiling it and the
+// tool under a sanitizer cost each of CI's sanitizer builds a minute or more for nothing.
 if Context.environment["MEMORYPRESSURE_LIBRARIES_ONLY"] != nil {
     let commandLine: Set = ["mempressure", "CBuildInfo", "MempressureCLITests"]
     package.products.removeAll { commandLine.contains($0.name) }

@@ -9,6 +9,9 @@
 # memory stops the run with a non-zero exit and leaves the input in Fuzz/findings/: make it a
 # regression test. The last line printed is "TARGET: N executions in S s".
 #
+#   scripts/fuzz.sh build
+# only builds every fuzzer (CI builds them beside another step, then fuzzes with the cores free).
+#
 #   scripts/fuzz.sh all SECONDS
 # builds every fuzzer once, then fuzzes every target SECONDS each, as many at a time as the machine
 # has cores (each libFuzzer process uses one), so `make fuzz` spends its minutes fuzzing, not
@@ -17,10 +20,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh all|policy|snapshot|trace|workload|usage-log|sweep|report SECONDS}"
+target="${1:?usage: scripts/fuzz.sh all|policy|snapshot|trace|workload|usage-log|sweep|report SECONDS, or scripts/fuzz.sh build}"
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+if [ "$target" = build ]; then
+    (cd Fuzz && swift build "${flags[@]}")
+    exit 0
+fi
 seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
-flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 
 if [ "$target" = all ]; then
     (cd Fuzz && swift build "${flags[@]}" >&2)

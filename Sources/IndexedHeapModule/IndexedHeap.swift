@@ -96,10 +96,10 @@ public struct IndexedHeap<Priority: Comparable> {
             _nodes.append(_Node(priority: priority, slot: UInt32(truncatingIfNeeded: _nodes.count)))
         }
         precondition(_nodes.count < Int(_Slot.free), "IndexedHeap holds at most 2^32 - 1 elements")
-        // An empty heap keeps the empty array: Swift 6.3's `unsafeUninitializedCapacity:` with a
+        // An empty heap keeps the empty array: in Swift 6.3.1 `unsafeUninitializedCapacity:` with a
         // capacity of 0 writes its count into the shared empty-array storage, which
-        // ThreadSanitizer reports as a race between two heaps built at once (the benign race of
-        // swiftlang/swift#27808, back in a path that refactoring bypassed: swiftlang/swift#91690).
+        // ThreadSanitizer reports as a race between two heaps built at once (the benign race
+        // swiftlang/swift#14778 and #27808 had removed from other paths).
         _slots =
             _nodes.isEmpty
             ? []

@@ -1,5 +1,6 @@
 // Handles, indices and the documented behaviour of the public API around them.
 
+import Foundation
 import IndexedHeapModule
 import TestSupport
 import Testing
@@ -19,6 +20,29 @@ struct IndexedHeapHandleTests {
         #expect(heap.handle(forIndex: -1) == nil)
         #expect(heap._invariantViolation() == nil)
         #expect(IndexedHeap<Int>([])._invariantViolation() == nil)
+    }
+
+    // Under ThreadSanitizer (`scripts/sanitizers.sh thread`) this is the regression test for the
+    // race on Swift's shared empty-array storage: `ContiguousArray(unsafeUninitializedCapacity: 0)`
+    // writes its count there (the benign race of swiftlang/swift#14778 and #27808, back in Swift
+    // 6.3.1's path), so init(_:) of no priorities must not call it. Elsewhere it checks that such
+    // heaps are empty and usable.
+    @Test("empty heaps built from no priorities on several threads at once share nothing")
+    func emptyHeapsOnManyThreads() {
+        final class Failures: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+        }
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for round in 0..<200 {
+                var heap = IndexedHeap<Int>([])
+                let empty = heap.isEmpty && heap.slotCapacity == 0
+                _ = heap.insert(round)
+                if !empty || heap.popMax()?.priority != round { failures.lock.withLock { failures.count += 1 } }
+            }
+        }
+        #expect(failures.count == 0)
     }
 
     @Test("init(_:) gives the i-th priority the handle with index i")
