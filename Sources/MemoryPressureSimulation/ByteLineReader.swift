@@ -9,7 +9,7 @@ import MemoryPressure
 /// Reads a text input one line at a time through one reused byte buffer, so a file of any length
 /// is read with bounded memory: the buffer starts at ``initialCapacity`` bytes and grows (by
 /// doubling) only to hold one line longer than it, never beyond ``maximumLineBytes`` plus one
-/// read. The text is read from a file descriptor (the caller opens and closes it) or from bytes
+/// byte (and never below the three bytes of a byte order mark). The text is read from a file descriptor (the caller opens and closes it) or from bytes
 /// already in memory, with the conventions of every text input of the project (`InputText`): lines
 /// end with LF or CRLF, a UTF-8 byte order mark at the start is ignored.
 ///
@@ -52,6 +52,10 @@ public final class ByteLineReader {
     /// The file offset of `buffer[0]`.
     private var bufferOffset: Int64 = 0
     private var byteOrderMarksLeft: Int
+    /// The buffer's largest size: one byte more than the longest line, so that a line at the limit
+    /// and the first byte after it fit, and at least the three bytes of a byte order mark (with a
+    /// limit of 1 the buffer would otherwise wait forever for a mark's third byte).
+    private let capacityLimit: Int
 
     /// The 1-based number of the line last returned (0 before the first).
     public private(set) var lineNumber = 0
@@ -59,8 +63,8 @@ public final class ByteLineReader {
     public private(set) var lineOffset: Int64 = 0
     /// Whether the line last returned ended with LF (false only for a last line without one).
     public private(set) var lineEndedWithNewline = false
-    /// The largest the buffer has been, in bytes: at most ``maximumLineBytes`` plus one read,
-    /// whatever the length of the input.
+    /// The largest the buffer has been, in bytes: at most ``maximumLineBytes`` plus one (and at
+    /// most 3 for a limit below 2), whatever the length of the input.
     public private(set) var peakCapacity: Int
     /// How many times the buffer was refilled from the source (for tests that count work).
     public private(set) var reads = 0
@@ -68,7 +72,7 @@ public final class ByteLineReader {
     /// A reader of `source`; `file` names the input in errors. Up to `byteOrderMarks` UTF-8 byte
     /// order marks at the very start are skipped (they still count in byte offsets). A
     /// descriptor's buffer starts at `initialCapacity` bytes (at most one more than
-    /// `maximumLineBytes`). `owner`, if given, is kept alive as long as the reader (the object
+    /// `maximumLineBytes`, or 3). `owner`, if given, is kept alive as long as the reader (the object
     /// that closes the descriptor when released).
     ///
     /// - Complexity: O(`initialCapacity`) for the buffer
@@ -81,9 +85,10 @@ public final class ByteLineReader {
         self.file = file
         self.maximumLineBytes = max(maximumLineBytes, 1)
         self.byteOrderMarksLeft = byteOrderMarks
+        self.capacityLimit = max(self.maximumLineBytes + 1, 3)
         switch source {
         case .descriptor, .file:
-            buffer = [UInt8](repeating: 0, count: min(max(initialCapacity, 1), self.maximumLineBytes + 1))
+            buffer = [UInt8](repeating: 0, count: min(max(initialCapacity, 1), capacityLimit))
         case .bytes(let bytes):
             buffer = bytes
             end = bytes.count
@@ -231,7 +236,7 @@ public final class ByteLineReader {
     }
 
     /// Reads more input: moves the unread bytes to the front, grows the buffer if it is full
-    /// (doubling, up to one more than the longest line), and reads once; returns how far the
+    /// (doubling, up to `capacityLimit`), and reads once; returns how far the
     /// unread bytes moved.
     private func fill() throws(InputError) -> Int {
         let descriptor: Int32
@@ -256,7 +261,7 @@ public final class ByteLineReader {
             end = unread
         }
         if end == buffer.count {
-            let grown = min(buffer.count * 2, maximumLineBytes + 1)
+            let grown = min(buffer.count * 2, capacityLimit)
             if grown > buffer.count {
                 buffer.append(contentsOf: repeatElement(0, count: grown - buffer.count))
                 peakCapacity = max(peakCapacity, buffer.count)

@@ -311,9 +311,14 @@ struct LogLineScannerTests {
                 for input in inputs {
                     let (result, peak) = scanned(.bytes(input), .history, blockBytes: block, maximumLineBytes: maximum)
                     #expect(peak <= max(block, maximum + 1))
-                    // ByteLineReader cannot look for a byte order mark in a buffer of 2 bytes.
-                    if maximum >= 2 {
-                        #expect(result == plain(input, .history, maximumLineBytes: maximum), "\(input), block \(block)")
+                    // With a limit of 1 byte the scanner's buffer (2 bytes) cannot hold a byte order
+                    // mark, so a marked first line is refused as too long; ByteLineReader's buffer
+                    // holds at least 3 bytes and skips the mark.
+                    if maximum == 1, input.starts(with: [0xEF, 0xBB, 0xBF]) {
+                        #expect(result == .failed("log:1: a line longer than the limit of 1 bytes"), "\(input)")
+                    } else {
+                        #expect(
+                            result == plain(input, .history, maximumLineBytes: maximum), "\(input), block \(block)")
                     }
                 }
             }

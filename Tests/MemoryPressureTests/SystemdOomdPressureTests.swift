@@ -30,7 +30,9 @@ struct SystemdOomdPressureTests {
 
     /// A fixed-point average as `/proc/pressure/memory` prints it: `LOAD_INT`.`LOAD_FRAC`.
     static func printed(_ average: UInt64) -> Double {
-        Double((average >> 11) * 100 + (((average & 2047) * 100) >> 11)) / 100
+        let whole: UInt64 = (average >> 11) * 100
+        let fraction: UInt64 = ((average & 2047) * 100) >> 11
+        return Double(whole + fraction) / 100
     }
 
     /// The kernel's `avg10` after `periods` updates of a stall that filled each of them.

@@ -74,12 +74,12 @@ struct KillHistoryReport {
     var csv: String {
         var out = "time,killer,victim,pid,memory,reason,verdict,line\n"
         for entry in history.entries {
-            out +=
-                [
-                    entry.time?.text ?? "", entry.killer, entry.victim, entry.pid.map(String.init) ?? "",
-                    entry.memory.map { String($0.value) } ?? "", entry.reason, entry.verdict,
-                    entry.line.map(String.init) ?? "",
-                ].map(KillOrderReport.csvField).joined(separator: ",") + "\n"
+            let fields: [String] = [
+                entry.time?.text ?? "", entry.killer, entry.victim, entry.pid.map(String.init) ?? "",
+                entry.memory.map { String($0.value) } ?? "", entry.reason, entry.verdict,
+                entry.line.map(String.init) ?? "",
+            ]
+            out += fields.map(KillOrderReport.csvField).joined(separator: ",") + "\n"
         }
         return out
     }
