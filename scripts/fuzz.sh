@@ -21,16 +21,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target="${1:?usage: scripts/fuzz.sh all|policy|snapshot|trace|workload|usage-log|sweep|report SECONDS, or scripts/fuzz.sh build}"
-flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+# Builds the fuzzers (every one, or those named by the arguments, e.g. --product FuzzPolicy) in the
+# Fuzz package's own scratch folder, so it never disturbs the package's own builds.
+build_fuzzers() {
+    (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library "$@")
+}
 if [ "$target" = build ]; then
-    (cd Fuzz && swift build "${flags[@]}")
+    build_fuzzers
     exit 0
 fi
 seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 shift 2
 
 if [ "$target" = all ]; then
-    (cd Fuzz && swift build "${flags[@]}" >&2)
+    build_fuzzers >&2
     logs="$(mktemp -d)"
     trap 'rm -rf "$logs"' EXIT
     targets=(policy snapshot trace workload usage-log sweep report)
@@ -57,10 +61,9 @@ case "$target" in
     *) echo "unknown target $target: expected policy, snapshot, trace, workload, usage-log, sweep or report" >&2; exit 64 ;;
 esac
 
-# The fuzzer build has its own scratch folder, so it never disturbs the package's own builds
-# (`all` has built every fuzzer already).
+# (`all` has built every fuzzer already.)
 if [ -z "${MEMORYPRESSURE_FUZZ_BUILT:-}" ]; then
-    (cd Fuzz && swift build "${flags[@]}" --product "$product" >&2)
+    build_fuzzers --product "$product" >&2
 fi
 binary="Fuzz/.build/release/$product"
 
