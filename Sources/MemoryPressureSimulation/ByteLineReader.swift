@@ -35,7 +35,7 @@ public final class ByteLineReader {
     /// each with a long name, is well under 1 MiB).
     public static let defaultMaximumLineBytes = 16 << 20
 
-    /// The longest line accepted, in bytes without its line end.
+    /// The longest line accepted, in bytes without its line end (the limit given, within 1...Int.max / 2).
     public let maximumLineBytes: Int
     /// The name used in error messages.
     public let file: String
@@ -83,7 +83,8 @@ public final class ByteLineReader {
         self.source = source
         self.owner = owner
         self.file = file
-        self.maximumLineBytes = max(maximumLineBytes, 1)
+        // At most half the largest Int, so that the sizes derived from it cannot overflow.
+        self.maximumLineBytes = min(max(maximumLineBytes, 1), Int.max / 2)
         self.byteOrderMarksLeft = byteOrderMarks
         self.capacityLimit = max(self.maximumLineBytes + 1, 3)
         switch source {

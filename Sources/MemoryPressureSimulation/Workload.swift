@@ -154,20 +154,24 @@ extension Workload {
     /// An upper estimate of the actions one generated sample (seed) holds, from the workload's
     /// rates (at the 99th percentile where a rate is drawn per user). Commands refuse workloads
     /// above a limit before generating anything, so a file with `hours: 1e9` is an error, not an
-    /// exhausted machine.
+    /// exhausted machine. It takes the generator's own floors: a device session of at least 2 s
+    /// in an app, and for tenants a switch rate of at least 0.001 an hour, at least one session and
+    /// sessions of at least a second (so `switchesPerHour: 0` with a huge view rate is refused too).
     ///
     /// - Complexity: O(1)
     public var estimatedActionsPerSample: Double {
         let perMinuteInApp = viewSwitchesPerMinute + 1 + interruptionsPerHour / 30
         if let user {
             let maxScale = user.kinds.map(\.sessionScale).max() ?? 1
-            let sessionMinutes = min(user.sessionSeconds.p99 * maxScale, 4 * 3600) / 60
+            let sessionMinutes = max(min(user.sessionSeconds.p99 * maxScale, 4 * 3600), 2) / 60
             let apps = 1 + user.extraAppsPerSession * 3
             let perSession = 4 + apps * (6 + sessionMinutes * perMinuteInApp)
             return hours / 24 * user.deviceSessionsPerDay.p99 * perSession + 1
         }
-        let sessionMinutes = 60 / max(switchesPerHour, 0.001)
-        let perHour = switchesPerHour * (4 + sessionMinutes * perMinuteInApp) + 2 * locksPerHour
-        return Double(preload) + hours * perHour + 1
+        let switches = max(switchesPerHour, 0.001)
+        let sessions = max(hours * switches, 1)
+        let sessionMinutes = max(min(60 / switches, hours * 60), 1.0 / 60)
+        let generated = sessions * (4 + sessionMinutes * perMinuteInApp) + hours * 2 * locksPerHour
+        return Double(preload) + generated + 1
     }
 }

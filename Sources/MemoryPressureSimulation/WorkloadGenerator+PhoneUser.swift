@@ -214,7 +214,9 @@ extension WorkloadGenerator {
         var nextInterruption = Exponential.sample(ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
         while true {
             let step = min(nextView, nextGrowth, nextInterruption)
-            guard step < remaining else { break }
+            // A step above 0 too small to shorten the stay would repeat forever: it ends the stay.
+            // (A step of 0 is a second timer due now.)
+            guard step < remaining, step == 0 || remaining - step < remaining else { break }
             clock += step
             let time = clock
             remaining -= step

@@ -124,7 +124,9 @@ public struct WorkloadGenerator: Sendable {
             var endedByAnswer = false
             while true {
                 let step = min(nextView, nextGrowth, nextInterruption, nextLock)
-                guard step < remaining else { break }
+                // A step above 0 too small to shorten the session (a rate near the largest number)
+                // would repeat forever: it ends the session. (A step of 0 is a second timer due now.)
+                guard step < remaining, step == 0 || remaining - step < remaining else { break }
                 time += step
                 remaining -= step
                 nextView -= step

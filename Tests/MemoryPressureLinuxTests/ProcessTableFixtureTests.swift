@@ -1,3 +1,4 @@
+import Foundation
 import MemoryPressure
 import MemoryPressureLinux
 import Testing
@@ -49,6 +50,24 @@ import Testing
             try LinuxProcess.read(ProcessID(rawValue: 99), from: fileSystem)
         }
         #expect(try LinuxProcess.read(ProcessID(rawValue: 1300), from: fileSystem).oomScoreAdj == 300)
+    }
+
+    /// A root that is not `/proc` may name a file without end: each read stops at 64 MiB.
+    @Test func aFileWithoutEndIsUnreadableNotEndless() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("endless-proc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("77"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("meminfo").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("77/status").path, withDestinationPath: "/dev/zero")
+        let fileSystem = ProcFileSystem(procRoot: root.path)
+        #expect(throws: LinuxReadError.unreadable(path: root.path + "/meminfo", errno: EFBIG)) {
+            try LinuxMemoryInfo.read(from: fileSystem)
+        }
+        let table = LinuxProcessTable.read(from: fileSystem)
+        #expect(table.skipped.map(\.reason) == [.unreadable(file: "status", errno: EFBIG)])
     }
 
     @Test func aMissingProcRootIsAnEmptyTable() {

@@ -100,4 +100,16 @@ struct ByteLineReaderTests {
         #expect(error == nil)
         #expect(reader.peakCapacity == 3)
     }
+
+    @Test("the largest limit a caller can pass reads as any other (no size derived from it overflows)")
+    func largestLimit() throws {
+        let file = try TemporaryInput("a\nb")
+        defer { file.close() }
+        for source in [ByteLineReader.Source.bytes(Array("a\nb".utf8)), .file(file.descriptor)] {
+            let reader = ByteLineReader(source, file: "in", maximumLineBytes: .max)
+            #expect(reader.maximumLineBytes == Int.max / 2)
+            let (lines, error) = readAll(reader)
+            #expect(lines == ["a", "b"] && error == nil)
+        }
+    }
 }

@@ -325,6 +325,15 @@ struct LogLineScannerTests {
         }
     }
 
+    @Test("the largest limit a caller can pass scans as any other")
+    func largestLimit() {
+        let input = Array("Jun 20 12:00:00 host a: b\nOut of memory\n".utf8)
+        withEvery("block", in: [1, 7, 4096]) { block in
+            let (result, _) = scanned(.bytes(input), .history, blockBytes: block, maximumLineBytes: .max)
+            #expect(result == plain(input, .history))
+        }
+    }
+
     @Test("a byte that is not UTF-8 in a line passed over is reported as reading every line reports it")
     func invalidByte() {
         var log = Array(String(repeating: "Jun 20 12:00:00 host a: b\n", count: 50).utf8)

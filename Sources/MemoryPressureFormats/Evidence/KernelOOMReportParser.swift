@@ -41,6 +41,14 @@ public struct KernelOOMReportParser {
     /// Whether the input is quoted-printable (a mail archive's `=3D`), and a line that ran on.
     private var quotedPrintable = false
     private var softBroken: String?
+    /// The longest line soft breaks join, in UTF-8 bytes: 16 KiB. A kernel message is at most
+    /// 1,024 bytes (`PRINTKRB_RECORD_MAX`, kernel/printk/internal.h), three times that
+    /// quoted-printable; a line ending in `=` past this is read as it stands, so input of nothing
+    /// but soft breaks holds one line's memory, not the whole input's.
+    static let maximumJoinedLineBytes = 16 << 10
+    /// The bytes of a line held for the next one to continue (a soft break, a wrapped kill line):
+    /// for tests that check the memory a run of them holds.
+    package var heldLineBytes: Int { softBroken?.utf8.count ?? 0 }
 
     /// What reading one task row gave.
     enum RowResult {
@@ -92,18 +100,25 @@ public struct KernelOOMReportParser {
             return nil
         }
         // A mail archive's quoted-printable text: `=3D` for `=`, and a line ending in `=` runs on.
-        if let held = softBroken {
+        // The held text grows in place, so a run of soft breaks costs its length, not its square.
+        if var held = softBroken {
             softBroken = nil
-            line = (held + line)[...]
-        }
-        if quotedPrintable || line.contains("=3D") {
+            held += line
+            if !quotedPrintable && held.contains("=3D") { quotedPrintable = true }
+            if quotedPrintable && Self.runsOn(held) {
+                held.removeLast()
+                softBroken = held
+                return nil
+            }
+            line = held[...]
+        } else if quotedPrintable || line.contains("=3D") {
             quotedPrintable = true
-            if line.hasSuffix("=") && !line.hasSuffix("==") {
+            if Self.runsOn(line) {
                 softBroken = String(line.dropLast())
                 return nil
             }
-            line = line.replacing("=3D", with: "=")[...]
         }
+        if quotedPrintable { line = line.replacing("=3D", with: "=")[...] }
         // A table header a mail client wrapped: its rest is on the next line(s).
         if let held = heldHeader {
             heldHeader = nil
@@ -439,6 +454,11 @@ public struct KernelOOMReportParser {
             byMemoryCgroup: message.contains("Memory cgroup out of memory"), line: 0)
     }
 
+    /// Whether a quoted-printable line ends in a soft break (`=`, not `==`) and may still grow.
+    private static func runsOn<Text: StringProtocol>(_ line: Text) -> Bool {
+        line.hasSuffix("=") && !line.hasSuffix("==") && line.utf8.count <= maximumJoinedLineBytes
+    }
+
     /// `1234 (name) rest…`: the pid, the name (which may hold blanks and parentheses) and the rest.
     private static func processAndName(_ text: Substring) -> (Int?, String, Substring) {
         let digits = text.prefix { $0.isNumber }
@@ -454,7 +474,9 @@ public struct KernelOOMReportParser {
         var index = rest.startIndex
         while let close = rest[index...].firstIndex(of: ")") {
             let after = rest[rest.index(after: close)...]
-            let word = after.drop { $0 == " " }.prefix { $0 != " " }
+            // The fields are short words after one blank: looking at the next 32 characters only
+            // keeps a line of many `)` linear.
+            let word = after.prefix(32).drop { $0 == " " }.prefix { $0 != " " }
             if after.isEmpty || after.first == "," || word == "score" || word.contains(":") {
                 end = close
                 break

@@ -36,7 +36,7 @@ package final class LogLineScanner {
     /// The default longest line: 16 MiB, as `ByteLineReader`'s.
     package static let defaultMaximumLineBytes = 16 << 20
 
-    /// The longest line accepted, in bytes without its line end.
+    /// The longest line accepted, in bytes without its line end (the limit given, within 1...Int.max / 2).
     package let maximumLineBytes: Int
     /// The name used in error messages.
     package let file: String
@@ -71,7 +71,8 @@ package final class LogLineScanner {
         self.source = source
         self.file = file
         self.owner = owner
-        self.maximumLineBytes = max(maximumLineBytes, 1)
+        // At most half the largest Int, so that the sizes derived from it cannot overflow.
+        self.maximumLineBytes = min(max(maximumLineBytes, 1), Int.max / 2)
         capacity = min(max(blockBytes, 1), self.maximumLineBytes + 1)
         buffer = .allocate(capacity: capacity + 16)
         peakCapacity = capacity

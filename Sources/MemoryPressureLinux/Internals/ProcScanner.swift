@@ -41,7 +41,8 @@ final class ProcScanner {
         case unreadable(Int32)
     }
 
-    /// The reused file buffer (grows by doubling when a file fills it; never shrinks).
+    /// The reused file buffer (grows by doubling when a file fills it, to 64 MiB at most; never
+    /// shrinks).
     private var buffer: UnsafeMutableRawBufferPointer
     /// The reused path: the proc root and a slash, then room for `<pid>/<file>` and the NUL.
     private let path: UnsafeMutablePointer<CChar>
@@ -104,7 +105,8 @@ final class ProcScanner {
 
     // MARK: reading
 
-    /// Reads `<procRoot>/<pid>/<file>` whole into the buffer with `open`/`read`/`close`.
+    /// Reads `<procRoot>/<pid>/<file>` whole into the buffer with `open`/`read`/`close`; a file
+    /// longer than `SystemCalls.maximumFileBytes` is `.unreadable(EFBIG)`.
     ///
     /// - Complexity: O(file size).
     func read(pid: Int32, file: StaticString) -> FileRead {
@@ -114,7 +116,10 @@ final class ProcScanner {
         defer { close(descriptor) }
         var count = 0
         while true {
-            if count == buffer.count { grow() }
+            if count == buffer.count {
+                guard count < SystemCalls.maximumFileBytes else { return .unreadable(EFBIG) }
+                grow()
+            }
             let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
             if got == 0 { return .read(count: count) }
             if got < 0 {

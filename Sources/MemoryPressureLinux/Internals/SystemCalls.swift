@@ -19,8 +19,14 @@ enum SystemCalls {
         case unreadable(Int32)
     }
 
+    /// The most bytes one file is read to: 64 MiB. The largest `/proc` file a reader opens is a
+    /// process's `cmdline`, at most its arguments and environment (a quarter of the stack limit,
+    /// execve(2)); a root that is not `/proc` may name a file without end (`/dev/zero`).
+    static let maximumFileBytes = 64 << 20
+
     /// Reads the whole file at `path` with `open`/`read` (sizes of `/proc` files are not known
-    /// in advance: `stat` reports 0).
+    /// in advance: `stat` reports 0); a file longer than ``maximumFileBytes`` is
+    /// `.unreadable(EFBIG)`.
     static func readFile(_ path: String) -> FileRead {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return failure(errno) }
@@ -35,6 +41,7 @@ enum SystemCalls {
                 return failure(errno)
             }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > maximumFileBytes { return .unreadable(EFBIG) }
         }
         return .contents(String(decoding: bytes, as: UTF8.self))
     }
