@@ -8,10 +8,11 @@ import MemoryPressure
 
 /// Reads a text input one line at a time through one reused byte buffer, so a file of any length
 /// is read with bounded memory: the buffer starts at ``initialCapacity`` bytes and grows (by
-/// doubling) only to hold one line longer than it, never beyond ``maximumLineBytes`` plus one
-/// byte (and never below the three bytes of a byte order mark). The text is read from a file descriptor (the caller opens and closes it) or from bytes
-/// already in memory, with the conventions of every text input of the project (`InputText`): lines
-/// end with LF or CRLF, a UTF-8 byte order mark at the start is ignored.
+/// doubling) only to hold one line longer than it, up to ``maximumLineBytes`` plus one byte (or 3
+/// bytes, a byte order mark's length, if that is more). The text is read from a file descriptor
+/// (the caller opens and closes it) or from bytes already in memory, with the conventions of every
+/// text input of the project (`InputText`): lines end with LF or CRLF, a UTF-8 byte order mark at
+/// the start is ignored.
 ///
 /// Each line is checked to be UTF-8; an invalid byte is reported with its line and its byte
 /// offset in the file, as reading a whole file reported it.
@@ -237,8 +238,7 @@ public final class ByteLineReader {
     }
 
     /// Reads more input: moves the unread bytes to the front, grows the buffer if it is full
-    /// (doubling, up to `capacityLimit`), and reads once; returns how far the
-    /// unread bytes moved.
+    /// (doubling, up to `capacityLimit`), and reads once; returns how far the unread bytes moved.
     private func fill() throws(InputError) -> Int {
         let descriptor: Int32
         let positioned: Bool

@@ -212,11 +212,14 @@ extension WorkloadGenerator {
         var nextView = Exponential.sample(ratePerSecond: workload.viewSwitchesPerMinute / 60, using: &random)
         var nextGrowth = 60.0
         var nextInterruption = Exponential.sample(ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
+        var stalled = 0
         while true {
             let step = min(nextView, nextGrowth, nextInterruption)
-            // A step above 0 too small to shorten the stay would repeat forever: it ends the stay.
-            // (A step of 0 is a second timer due now.)
-            guard step < remaining, step == 0 || remaining - step < remaining else { break }
+            guard step < remaining else { break }
+            // Steps too small to shorten the stay repeat forever at an absurd rate: see
+            // `stalledStepsLimit`.
+            stalled = remaining - step < remaining ? 0 : stalled + 1
+            guard stalled < Self.stalledStepsLimit else { break }
             clock += step
             let time = clock
             remaining -= step

@@ -23,6 +23,12 @@ public struct WorkloadGenerator: Sendable {
     /// same apps of the same sizes.
     static let catalogueSeed: UInt64 = 0xC0FFEE
 
+    /// How many steps in a row may leave a session's remaining time unchanged before the session
+    /// ends: 64. Timers due at the same moment give a few in a row; only a rate so high that its
+    /// waits vanish against the session's length (`viewSwitchesPerMinute: 1e300`) gives more,
+    /// and would otherwise repeat forever.
+    static let stalledStepsLimit = 64
+
     /// A generator for `workload`; its catalogue is drawn once, from a fixed seed.
     ///
     /// - Complexity: O(apps)
@@ -122,11 +128,15 @@ public struct WorkloadGenerator: Sendable {
                 ratePerSecond: workload.interruptionsPerHour / 3600, using: &random)
             var nextLock = Exponential.sample(ratePerSecond: workload.locksPerHour / 3600, using: &random)
             var endedByAnswer = false
+            var stalled = 0
             while true {
                 let step = min(nextView, nextGrowth, nextInterruption, nextLock)
-                // A step above 0 too small to shorten the session (a rate near the largest number)
-                // would repeat forever: it ends the session. (A step of 0 is a second timer due now.)
-                guard step < remaining, step == 0 || remaining - step < remaining else { break }
+                guard step < remaining else { break }
+                // Steps too small to shorten the session (a rate near the largest number) would
+                // repeat forever; an ordinary session sees at most a few in a row (timers due at
+                // the same moment), so 64 in a row end it.
+                stalled = remaining - step < remaining ? 0 : stalled + 1
+                guard stalled < Self.stalledStepsLimit else { break }
                 time += step
                 remaining -= step
                 nextView -= step

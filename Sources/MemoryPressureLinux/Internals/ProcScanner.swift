@@ -106,7 +106,7 @@ final class ProcScanner {
     // MARK: reading
 
     /// Reads `<procRoot>/<pid>/<file>` whole into the buffer with `open`/`read`/`close`; a file
-    /// longer than `SystemCalls.maximumFileBytes` is `.unreadable(EFBIG)`.
+    /// of `SystemCalls.maximumFileBytes` or more is `.unreadable(EFBIG)`.
     ///
     /// - Complexity: O(file size).
     func read(pid: Int32, file: StaticString) -> FileRead {

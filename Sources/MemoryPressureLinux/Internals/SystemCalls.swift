@@ -25,7 +25,7 @@ enum SystemCalls {
     static let maximumFileBytes = 64 << 20
 
     /// Reads the whole file at `path` with `open`/`read` (sizes of `/proc` files are not known
-    /// in advance: `stat` reports 0); a file longer than ``maximumFileBytes`` is
+    /// in advance: `stat` reports 0); a file of ``maximumFileBytes`` or more is
     /// `.unreadable(EFBIG)`.
     static func readFile(_ path: String) -> FileRead {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -41,7 +41,7 @@ enum SystemCalls {
                 return failure(errno)
             }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > maximumFileBytes { return .unreadable(EFBIG) }
+            if bytes.count >= maximumFileBytes { return .unreadable(EFBIG) }
         }
         return .contents(String(decoding: bytes, as: UTF8.self))
     }
