@@ -55,7 +55,7 @@ private let pieces: [[UInt8]] = [
 @Suite("ByteLineReader: every source and buffer size reads what the whole input gives")
 struct ByteLineReaderTests {
     @Test("random inputs, limits of 1 to 6 bytes, buffers of 1 to 8, up to two byte order marks")
-    func againstModel() async throws {
+    func againstModel() async {
         let input = Gen.int(in: 0..<pieces.count).array(of: 0...30)
         await propertyCheck(count: 300, input: input, Gen.int(in: 0...1_000)) { choices, settings in
             let bytes = choices.flatMap { pieces[$0] }
